@@ -1,0 +1,153 @@
+// walkaround clients create|update|list|revoke-key|rotate-key (D9)
+import { Command } from 'commander';
+import {
+  createClient,
+  listClients,
+  revokeKeys,
+  rotateKey,
+  updateClient,
+  type ClientSettings,
+} from '../services/clients.js';
+import type { ClientRow } from '../adapters/db/schema.js';
+import { print, table, when, withStorage } from './context.js';
+import { durationSeconds, positiveInteger } from './options.js';
+
+interface SettingOptions {
+  name?: string;
+  webhookUrl?: string;
+  quota?: number;
+  serviceWindow?: string;
+  timezone?: string;
+  tokenTtl?: number;
+  json?: boolean;
+}
+
+const settingsFrom = (o: SettingOptions): ClientSettings => ({
+  ...(o.name !== undefined && { name: o.name }),
+  ...(o.webhookUrl !== undefined && { webhookUrl: o.webhookUrl === '' ? null : o.webhookUrl }),
+  ...(o.quota !== undefined && { quotaPerHour: o.quota }),
+  ...(o.serviceWindow !== undefined && { serviceWindow: o.serviceWindow }),
+  ...(o.timezone !== undefined && { timezone: o.timezone }),
+  ...(o.tokenTtl !== undefined && { linkTtlSeconds: o.tokenTtl }),
+});
+
+const clientJson = (c: ClientRow) => ({
+  id: c.id,
+  name: c.name,
+  webhook_url: c.webhook_url,
+  quota_per_hour: c.quota_per_hour,
+  service_window: c.service_window ?? 'always',
+  timezone: c.timezone,
+  link_ttl_seconds: c.link_ttl_seconds,
+});
+
+const clientLines = (c: ClientRow): [string, string][] => [
+  ['id', c.id],
+  ['name', c.name],
+  ['webhook URL', c.webhook_url ?? '(none: uploads must give callback_url)'],
+  ['quota', `${c.quota_per_hour} uploads per hour`],
+  ['service window', `${c.service_window ?? 'always'} (${c.timezone})`],
+  ['link validity', `${c.link_ttl_seconds} s`],
+];
+
+function withSettingOptions(command: Command): Command {
+  return command
+    .option('--webhook-url <url>', 'default webhook URL for results ("" to remove)')
+    .option('--quota <n>', 'accepted uploads per hour', positiveInteger)
+    .option('--service-window <spec>', 'hours of service, e.g. "mon-fri 08:00-18:00" or "always"')
+    .option('--timezone <tz>', 'IANA time zone of the service window, e.g. Europe/Paris')
+    .option('--token-ttl <duration>', 'validity of inspection links (e.g. 72h)', durationSeconds)
+    .option('--json', 'print one JSON object');
+}
+
+export function clientsCommand(): Command {
+  const clients = new Command('clients').description('manage API clients');
+
+  withSettingOptions(clients.command('create').description('create a client; prints its API key and webhook secret once'))
+    .requiredOption('--name <name>', 'display name')
+    .action((o: SettingOptions & { name: string }) =>
+      withStorage(async (deps) => {
+        const { client, apiKey, webhookSecret } = await createClient(deps, { ...settingsFrom(o), name: o.name });
+        print(o.json, { ...clientJson(client), api_key: apiKey, webhook_secret: webhookSecret }, () =>
+          [
+            'Client created. The API key and webhook secret are shown this once: store them now.',
+            table([...clientLines(client), ['API key', apiKey], ['webhook secret', webhookSecret]]),
+          ].join('\n'),
+        );
+      }),
+    );
+
+  withSettingOptions(clients.command('update').argument('<id>', 'client id').description('change a client\'s settings'))
+    .option('--name <name>', 'display name')
+    .action((id: string, o: SettingOptions) =>
+      withStorage(async (deps) => {
+        const client = await updateClient(deps, id, settingsFrom(o));
+        print(o.json, clientJson(client), () => ['Client updated.', table(clientLines(client))].join('\n'));
+      }),
+    );
+
+  clients
+    .command('list')
+    .description('list clients and the prefixes of their live keys')
+    .option('--json', 'print one JSON object')
+    .action((o: { json?: boolean }) =>
+      withStorage(async (deps) => {
+        const rows = await listClients(deps);
+        print(o.json, { clients: rows.map((c) => ({ ...clientJson(c), keys: c.keys })) }, () =>
+          rows.length === 0
+            ? 'No clients.'
+            : rows
+                .map((c) =>
+                  [
+                    `${c.name}`,
+                    table([
+                      ...clientLines(c),
+                      ...c.keys.map((k): [string, string] => [
+                        'key',
+                        `${k.prefix}… created ${when(k.created_at)}, last used ${when(k.last_used_at)}` +
+                          (k.expires_at === null ? '' : `, expires ${when(k.expires_at)}`),
+                      ]),
+                    ]),
+                  ].join('\n'),
+                )
+                .join('\n\n'),
+        );
+      }),
+    );
+
+  clients
+    .command('revoke-key')
+    .argument('<id>', 'client id')
+    .description('revoke the client\'s live API keys at once (or only the one with --prefix)')
+    .option('--prefix <prefix>', 'the visible prefix of the one key to revoke')
+    .option('--json', 'print one JSON object')
+    .action((id: string, o: { prefix?: string; json?: boolean }) =>
+      withStorage(async (deps) => {
+        const revoked = await revokeKeys(deps, id, o.prefix);
+        print(o.json, { client_id: id, revoked }, () => `Revoked ${revoked} key(s) of client ${id}.`);
+      }),
+    );
+
+  clients
+    .command('rotate-key')
+    .argument('<id>', 'client id')
+    .description('issue a new API key; the old ones keep working for the grace period')
+    .option('--grace <duration>', 'how long the old keys keep working', durationSeconds, 24 * 3600)
+    .option('--json', 'print one JSON object')
+    .action((id: string, o: { grace: number; json?: boolean }) =>
+      withStorage(async (deps) => {
+        const apiKey = await rotateKey(deps, id, o.grace);
+        print(o.json, { client_id: id, api_key: apiKey, old_keys_expire_in_seconds: o.grace }, () =>
+          [
+            'New API key issued (shown this once):',
+            table([
+              ['API key', apiKey],
+              ['old keys', o.grace === 0 ? 'stopped now' : `keep working for ${o.grace} s`],
+            ]),
+          ].join('\n'),
+        );
+      }),
+    );
+
+  return clients;
+}

@@ -1,0 +1,21 @@
+import { Command } from 'commander';
+import { VERSION } from '../version.js';
+import { clientsCommand } from './clients.js';
+import { migrateCommand } from './migrate.js';
+import { personasCommand } from './personas.js';
+import { serveCommand } from './serve.js';
+import { signingKeysCommand } from './signing-keys.js';
+import { usersCommand } from './users.js';
+
+export function buildProgram(): Command {
+  return new Command('walkaround')
+    .description('Vehicle inspection media service. Settings come from the environment (see docs/configuration.md).')
+    .version(VERSION)
+    .addCommand(serveCommand())
+    .addCommand(migrateCommand())
+    .addCommand(clientsCommand())
+    .addCommand(personasCommand())
+    .addCommand(usersCommand())
+    .addCommand(signingKeysCommand())
+    .showHelpAfterError();
+}

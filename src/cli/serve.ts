@@ -1,0 +1,63 @@
+// walkaround serve [--role api|worker|all] (D1): what `npm start` runs.
+import closeWithGrace from 'close-with-grace';
+import { Command } from 'commander';
+import { loadConfig, type Config } from '../config.js';
+import { buildDeps } from '../deps.js';
+import { buildApp } from '../http/app.js';
+import { createDemoClientOnce } from '../services/bootstrap.js';
+import type { CreatedClient } from '../services/clients.js';
+import { table } from './context.js';
+import { oneOf } from './options.js';
+
+type Role = 'api' | 'worker' | 'all';
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('run the service (HTTP API and background worker by default)')
+    .option('--role <role>', 'api, worker or all', oneOf<Role>('api', 'worker', 'all'), 'all')
+    .action(async (o: { role: Role }) => {
+      const config = loadConfig();
+      const deps = await buildDeps(config);
+      const demo = await createDemoClientOnce(deps);
+      const app = await buildApp(deps);
+
+      closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+        if (err) app.log.error({ err }, 'stopping after an unexpected error');
+        else app.log.info({ signal }, 'stopping');
+        await app.close();
+        await deps.close();
+      });
+
+      if (o.role !== 'worker') await app.listen({ port: config.port, host: config.host });
+      if (demo) printDemoClient(demo, config);
+      app.log.info({ role: o.role, port: config.port, database: config.database.kind }, 'walkaround started');
+    });
+}
+
+/** Shown once, on the first start with an empty database, so a newcomer can call the API at once. */
+function printDemoClient(demo: CreatedClient, config: Readonly<Config>): void {
+  const base = config.publicBaseUrl;
+  process.stdout.write(
+    [
+      '',
+      'First start: a demo client was created. Its API key and webhook secret are shown this once.',
+      table([
+        ['client id', demo.client.id],
+        ['API key', demo.apiKey],
+        ['webhook secret', demo.webhookSecret],
+      ]),
+      '',
+      'Serving:',
+      table([
+        ['API', `${base}/api/authenticate, ${base}/api/refresh`],
+        ['API reference', `${base}/docs (OpenAPI: ${base}/openapi.json)`],
+        ['health', `${base}/healthz, ${base}/readyz, ${base}/metrics`],
+        ['capture app', `${config.superappUrl}/#<token>`],
+      ]),
+      '',
+      'Try it:',
+      `  curl -s -X POST ${base}/api/authenticate -H 'content-type: application/json' -d '{"key":"${demo.apiKey}"}'`,
+      '',
+    ].join('\n') + '\n',
+  );
+}

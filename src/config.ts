@@ -1,0 +1,223 @@
+// The only reader of process.env. Every setting is declared once in `settingsSchema` (type, default,
+// description, example); the same schema validates the environment and generates
+// docs/configuration.md, so the reference cannot drift from the code.
+import path from 'node:path';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { parseDuration } from './domain/duration.js';
+
+const DURATION = '^\\d+(ms|s|m|h|d)?$';
+
+/** Extra keys on a setting's schema: `hint` explains a bad value, `secret` keeps it out of messages. */
+interface SettingMeta {
+  description: string;
+  examples?: string[];
+  hint?: string;
+  secret?: boolean;
+}
+const setting = <T extends TSchema>(schema: (opts: SettingMeta) => T, meta: SettingMeta): T => schema(meta);
+
+export const settingsSchema = Type.Object({
+  PORT: setting((o) => Type.Integer({ minimum: 1, maximum: 65535, default: 8080, ...o }), {
+    description: 'Port of the main HTTP listener (API, link generator, docs, health).',
+    examples: ['8080'],
+    hint: 'an integer from 1 to 65535',
+  }),
+  URLGEN_PORT: Type.Optional(
+    setting((o) => Type.Integer({ minimum: 1, maximum: 65535, ...o }), {
+      description: 'When set, a second listener on this port serves only `POST /superappToken`.',
+      examples: ['8081'],
+      hint: 'an integer from 1 to 65535',
+    }),
+  ),
+  HOST: setting((o) => Type.String({ minLength: 1, default: '0.0.0.0', ...o }), {
+    description: 'Address the listeners bind to.',
+    examples: ['127.0.0.1'],
+  }),
+  DATA_DIR: setting((o) => Type.String({ minLength: 1, default: './data', ...o }), {
+    description: 'Folder for the embedded SQLite database, local media and the generated secret key.',
+    examples: ['/var/lib/walkaround'],
+  }),
+  DATABASE_URL: Type.Optional(
+    setting((o) => Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$', ...o }), {
+      description:
+        'Database. Default: SQLite at `$DATA_DIR/walkaround.db`. `sqlite:<path>` or `postgres://user@host:5432/db`.',
+      examples: ['postgres://walkaround@db:5432/walkaround', 'sqlite:./data/walkaround.db'],
+      hint: 'must start with sqlite: or postgres://',
+      secret: true,
+    }),
+  ),
+  PUBLIC_BASE_URL: Type.Optional(
+    setting((o) => Type.String({ pattern: '^https?://[^\\s/]+(/[^\\s]*)?$', ...o }), {
+      description: 'External address of the service, used in links and as the JWT issuer. Default: `http://localhost:$PORT`.',
+      examples: ['https://inspections.example.com'],
+      hint: 'an http(s) URL',
+    }),
+  ),
+  SUPERAPP_URL: Type.Optional(
+    setting((o) => Type.String({ pattern: '^https?://[^\\s/]+(/[^\\s]*)?$', ...o }), {
+      description: 'Address of the capture app; customer links are `$SUPERAPP_URL/#<token>`. Default: `$PUBLIC_BASE_URL/app`.',
+      examples: ['https://capture.example.com'],
+      hint: 'an http(s) URL',
+    }),
+  ),
+  ALLOW_PRIVATE_NETWORKS: setting((o) => Type.Boolean({ default: false, ...o }), {
+    description:
+      'Allow outbound requests (media URLs, webhooks, providers) to private, loopback and link-local addresses.',
+    examples: ['false'],
+    hint: 'true or false',
+  }),
+  TRUST_PROXY: setting((o) => Type.Boolean({ default: false, ...o }), {
+    description: 'Take the client address from `X-Forwarded-For` (set when behind a reverse proxy).',
+    examples: ['true'],
+    hint: 'true or false',
+  }),
+  SECRET_KEY: Type.Optional(
+    setting((o) => Type.String({ pattern: '^[A-Za-z0-9+/_-]{43}=?$|^[0-9a-fA-F]{64}$', ...o }), {
+      description:
+        'Key (32 bytes, base64 or hex) that encrypts signing keys and webhook secrets at rest. Default: generated once into `$DATA_DIR/secret.key`. Set the same value on every process that shares a database.',
+      examples: ['openssl rand -base64 32'],
+      hint: '32 bytes as base64 (43-44 characters) or hex (64 characters)',
+      secret: true,
+    }),
+  ),
+  REFRESH_TOKEN_TTL: setting((o) => Type.String({ pattern: DURATION, default: '1h', ...o }), {
+    description: 'Lifetime of the `refresh_token` (the upload credential).',
+    examples: ['1h', '30m'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
+  ACCESS_TOKEN_TTL: setting((o) => Type.String({ pattern: DURATION, default: '24h', ...o }), {
+    description: 'Lifetime of the `access_token` (renews a session once through `POST /api/refresh`).',
+    examples: ['24h'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
+  SIGNING_KEY_CACHE_TTL: setting((o) => Type.String({ pattern: DURATION, default: '60s', ...o }), {
+    description: 'How long a process caches the JWT signing keys before reading them again (rotation reaches every process within this time).',
+    examples: ['60s'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
+  AUTH_FAILURE_LIMIT: setting((o) => Type.Integer({ minimum: 1, default: 10, ...o }), {
+    description: 'Failed authentication attempts allowed per client address per window before 429.',
+    examples: ['10'],
+    hint: 'a positive integer',
+  }),
+  AUTH_FAILURE_WINDOW: setting((o) => Type.String({ pattern: DURATION, default: '15m', ...o }), {
+    description: 'Window of `AUTH_FAILURE_LIMIT`.',
+    examples: ['15m'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
+  REDIS_URL: Type.Optional(
+    setting((o) => Type.String({ pattern: '^rediss?://.+$', ...o }), {
+      description: 'When set, rate-limit counters live in Redis (shared by every api process); otherwise in the database.',
+      examples: ['redis://127.0.0.1:6379'],
+      hint: 'must start with redis:// or rediss://',
+      secret: true,
+    }),
+  ),
+  LOG_LEVEL: setting(
+    (o) =>
+      Type.Union(
+        ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+        { default: 'info', ...o },
+      ),
+    {
+      description: 'Log level of the structured (JSON) logs.',
+      examples: ['info'],
+      hint: 'one of fatal, error, warn, info, debug, trace, silent',
+    },
+  ),
+});
+
+type Settings = Static<typeof settingsSchema>;
+
+export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  urlgenPort: number | undefined;
+  host: string;
+  dataDir: string;
+  database: DatabaseTarget;
+  publicBaseUrl: string;
+  superappUrl: string;
+  allowPrivateNetworks: boolean;
+  trustProxy: boolean;
+  /** Explicit master key; undefined means "the one in $DATA_DIR/secret.key". */
+  secretKey: Buffer | undefined;
+  refreshTokenTtlSeconds: number;
+  accessTokenTtlSeconds: number;
+  signingKeyCacheMs: number;
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+  redisUrl: string | undefined;
+  logLevel: Settings['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the settings from `env`, validates them and returns a frozen Config, or throws ConfigError naming the setting. */
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(settingsSchema.properties)) {
+    const value = env[name]?.trim();
+    if (value) raw[name] = value;
+  }
+  const candidate: unknown = Value.Convert(settingsSchema, Value.Default(settingsSchema, { ...raw }));
+  const [first] = Value.Errors(settingsSchema, candidate);
+  if (first) throw new ConfigError(describeError(first.path, raw));
+  const s = candidate as Settings;
+
+  const port = s.PORT;
+  const publicBaseUrl = stripSlash(s.PUBLIC_BASE_URL ?? `http://localhost:${port}`);
+  return Object.freeze({
+    port,
+    urlgenPort: s.URLGEN_PORT,
+    host: s.HOST,
+    dataDir: path.resolve(s.DATA_DIR),
+    database: databaseTarget(s.DATABASE_URL, s.DATA_DIR),
+    publicBaseUrl,
+    superappUrl: stripSlash(s.SUPERAPP_URL ?? `${publicBaseUrl}/app`),
+    allowPrivateNetworks: s.ALLOW_PRIVATE_NETWORKS,
+    trustProxy: s.TRUST_PROXY,
+    secretKey: s.SECRET_KEY === undefined ? undefined : decodeSecretKey(s.SECRET_KEY),
+    refreshTokenTtlSeconds: durationSeconds('REFRESH_TOKEN_TTL', s.REFRESH_TOKEN_TTL),
+    accessTokenTtlSeconds: durationSeconds('ACCESS_TOKEN_TTL', s.ACCESS_TOKEN_TTL),
+    signingKeyCacheMs: durationSeconds('SIGNING_KEY_CACHE_TTL', s.SIGNING_KEY_CACHE_TTL) * 1000,
+    authFailureLimit: s.AUTH_FAILURE_LIMIT,
+    authFailureWindowSeconds: durationSeconds('AUTH_FAILURE_WINDOW', s.AUTH_FAILURE_WINDOW),
+    redisUrl: s.REDIS_URL,
+    logLevel: s.LOG_LEVEL,
+  });
+}
+
+function describeError(pointer: string, raw: Record<string, string>): string {
+  const name = pointer.split('/')[1] ?? pointer;
+  const meta = (settingsSchema.properties as Record<string, TSchema & Partial<SettingMeta>>)[name];
+  const shown = meta?.secret ? '(hidden)' : JSON.stringify(raw[name] ?? '');
+  const expected = meta?.hint ?? 'a valid value';
+  return `Invalid setting ${name}=${shown}: expected ${expected}.`;
+}
+
+function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
+  if (url === undefined) return { kind: 'sqlite', file: path.resolve(dataDir, 'walkaround.db') };
+  if (url.startsWith('sqlite:')) return { kind: 'sqlite', file: path.resolve(url.slice('sqlite:'.length)) };
+  return { kind: 'postgres', url };
+}
+
+function decodeSecretKey(text: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (key.length !== 32) throw new ConfigError('Invalid setting SECRET_KEY=(hidden): expected 32 bytes.');
+  return key;
+}
+
+function durationSeconds(name: string, text: string): number {
+  const seconds = parseDuration(text);
+  if (seconds <= 0) throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(text)}: expected a positive duration.`);
+  return seconds;
+}
+
+const stripSlash = (url: string) => url.replace(/\/+$/, '');

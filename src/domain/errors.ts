@@ -1,0 +1,214 @@
+// The error catalogue: every message a client can see, once. The spec's texts are kept to the letter,
+// quirks included ("Something Went Worng"). docs/errors.md is generated from this table.
+
+/** Which response body shape an error is rendered in (DECISIONS D3, D4, D7). */
+export type Surface = 'auth' | 'upload' | 'link' | 'plain';
+
+interface CatalogueEntry {
+  status: number;
+  message: string;
+  surface: Surface;
+  /** Why a client sees it; printed in docs/errors.md. */
+  when: string;
+}
+
+export const catalogue = {
+  // Authentication: spec 7.2, D3.
+  AUTH_INVALID_REQUEST: {
+    status: 400,
+    message: 'Invalid API key',
+    surface: 'auth',
+    when: 'The body is missing, not JSON, or lacks a valid `key`.',
+  },
+  AUTH_KEY_NOT_VALID: {
+    status: 401,
+    message: 'API Key not valid',
+    surface: 'auth',
+    when: 'The key is unknown, revoked or expired, or `client_id` is not its client.',
+  },
+  AUTH_TOKEN_NOT_VALID: {
+    status: 401,
+    message: 'Token not valid',
+    surface: 'auth',
+    when: '`POST /api/refresh` without a valid, unused `access_token`.',
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    message: 'Method not allowed',
+    surface: 'auth',
+    when: 'Any method other than POST on `/api/authenticate` or `/api/refresh`.',
+  },
+  AUTH_RATE_LIMITED: {
+    status: 429,
+    message: 'API call limit exceeded',
+    surface: 'auth',
+    when: 'Too many failed attempts from one address; `Retry-After` says when to try again.',
+  },
+  AUTH_INTERNAL: {
+    status: 500,
+    message: 'Internal server error',
+    surface: 'auth',
+    when: 'An unexpected failure while authenticating (logged with the request id).',
+  },
+
+  // Upload: spec 7.1, 8, D4.
+  UPLOAD_UNAUTHORIZED: {
+    status: 401,
+    message: 'Unauthorized',
+    surface: 'upload',
+    when: 'Missing, malformed or expired bearer token.',
+  },
+  UPLOAD_TOO_MANY_IMAGES: {
+    status: 400,
+    message: 'Maximum 99 images upload possible',
+    surface: 'upload',
+    when: 'More than 99 images, counting `urls` and every member of `url_pairs`.',
+  },
+  UPLOAD_INVALID_EXTENSION: {
+    status: 400,
+    message: 'Invalid file type, only image or video allowed',
+    surface: 'upload',
+    when: 'A file extension outside the allowed list.',
+  },
+  UPLOAD_VIDEO_TOO_SMALL: {
+    status: 400,
+    message: 'Please upload video greater than 1 MB.',
+    surface: 'upload',
+    when: 'A video of 1 MB or less.',
+  },
+  UPLOAD_FILE_VIDEO_TOO_LARGE: {
+    status: 400,
+    message: 'Please upload video less than 100 MB.',
+    surface: 'upload',
+    when: 'A video file of 100 MB or more.',
+  },
+  UPLOAD_URL_VIDEO_TOO_LARGE: {
+    status: 400,
+    message: 'Please upload video less than 70 MB.',
+    surface: 'upload',
+    when: 'A video URL of 70 MB or more.',
+  },
+  UPLOAD_IMAGES_TOO_LARGE: {
+    status: 400,
+    message: 'Total image size must be 70 MB or less',
+    surface: 'upload',
+    when: 'URL images over 70 MB in total.',
+  },
+  UPLOAD_MIXED_KINDS: {
+    status: 400,
+    message: 'Images and videos cannot be mixed in one request',
+    surface: 'upload',
+    when: 'Images and videos in one request.',
+  },
+  UPLOAD_BAD_PAIR: {
+    status: 400,
+    message: 'Each url_pairs entry must contain exactly 2 images',
+    surface: 'upload',
+    when: 'A `url_pairs` entry without exactly two images.',
+  },
+  UPLOAD_CALLBACK_REQUIRED: {
+    status: 400,
+    message: 'please provide callback_url',
+    surface: 'upload',
+    when: 'No `callback_url` and the client has no default webhook URL.',
+  },
+  UPLOAD_SESSION_USED: {
+    status: 400,
+    message: 'please generate new token and session',
+    surface: 'upload',
+    when: 'The session is not the token\'s, or was used already.',
+  },
+  UPLOAD_UNSUPPORTED_MEDIA: {
+    status: 415,
+    message: 'unsupported file type only images or videos',
+    surface: 'upload',
+    when: 'Content that is not an image or video, or not of its extension\'s kind; a body neither JSON nor multipart.',
+  },
+  UPLOAD_QUOTA_EXCEEDED: {
+    status: 429,
+    message: 'API call limit exceeded',
+    surface: 'upload',
+    when: 'The client exceeded its upload quota; `Retry-After` says when to try again.',
+  },
+  UPLOAD_SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'ML servers are not available currently.',
+    surface: 'upload',
+    when: 'Outside the client\'s service window, or the analysis backend is unhealthy; `Retry-After` is set.',
+  },
+  UPLOAD_UNEXPECTED: {
+    status: 404,
+    message: 'Something Went Worng',
+    surface: 'upload',
+    when: 'Anything unexpected (logged with the request id).',
+  },
+
+  // Inspection links: spec 7.3, D7.
+  LINK_KEY_MISSING: {
+    status: 403,
+    message: 'Forbidden: Invalid Request',
+    surface: 'link',
+    when: 'No `apiKey` in the body or `x-api-key` header.',
+  },
+  LINK_KEY_INVALID: {
+    status: 401,
+    message: 'Unauthorized: Invalid API Key',
+    surface: 'link',
+    when: 'The API key is wrong, revoked or expired.',
+  },
+  LINK_CLIENT_MISMATCH: {
+    status: 400,
+    message: 'Client ID mismatch',
+    surface: 'link',
+    when: '`clientId` is not the account of the key.',
+  },
+  LINK_KEY_CHECK_FAILED: {
+    status: 500,
+    message: 'Internal Server Error: During API KEY Verification',
+    surface: 'link',
+    when: 'An internal failure while checking the key.',
+  },
+  LINK_INTERNAL: {
+    status: 500,
+    message: 'Internal server error',
+    surface: 'link',
+    when: 'Any other unexpected failure.',
+  },
+
+  // Everything else (health, docs, key set).
+  BAD_REQUEST: { status: 400, message: 'Bad request', surface: 'plain', when: 'A request that fails its schema.' },
+  NOT_FOUND: { status: 404, message: 'Not found', surface: 'plain', when: 'No such route.' },
+  INTERNAL: { status: 500, message: 'Internal server error', surface: 'plain', when: 'An unexpected failure.' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof catalogue;
+
+/** A failure a client may see: a catalogue entry plus what is needed to render it. */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly options: { retryAfterSeconds?: number; cause?: unknown } = {},
+  ) {
+    super(catalogue[code].message, { cause: options.cause });
+    this.status = catalogue[code].status;
+  }
+}
+
+/** The entry answered for an error no rule foresaw, per surface (D3, D4, D7). */
+export const unexpectedErrorFor: Record<Surface, ErrorCode> = {
+  auth: 'AUTH_INTERNAL',
+  upload: 'UPLOAD_UNEXPECTED',
+  link: 'LINK_INTERNAL',
+  plain: 'INTERNAL',
+};
+
+/** The entry answered for a request that fails its schema, per surface (the upload and link surfaces
+ * map their fields to their own messages before this fallback). */
+export const invalidRequestFor: Record<Surface, ErrorCode> = {
+  auth: 'AUTH_INVALID_REQUEST',
+  upload: 'BAD_REQUEST',
+  link: 'BAD_REQUEST',
+  plain: 'BAD_REQUEST',
+};

@@ -1,0 +1,29 @@
+// OpenAPI document generated from the route schemas (`/openapi.json`) and a readable reference (`/docs`).
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+export const docsPlugin = fp(async function docs(app: FastifyInstance, opts: { publicBaseUrl: string; version: string }) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Walkaround',
+        version: opts.version,
+        description:
+          'Vehicle inspection media service: authenticate with an API key, upload photos or videos, receive the analysis by signed webhook, and generate inspection links for customers.',
+      },
+      servers: [{ url: opts.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          uploadToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The `refresh_token` from /api/authenticate.' },
+          renewToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The `access_token` from /api/authenticate.' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        },
+      },
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+});

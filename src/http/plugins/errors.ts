@@ -1,0 +1,64 @@
+// One error handler for every surface: a catalogue entry is rendered in the body shape of the route's
+// surface (D3 auth, D4 upload, D7 link). Anything unforeseen is logged with the request id and answered
+// as the surface's "unexpected" entry.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  AppError,
+  catalogue,
+  invalidRequestFor,
+  unexpectedErrorFor,
+  type ErrorCode,
+  type Surface,
+} from '../../domain/errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Which error body shape the route answers with; 'plain' when unset. */
+    surface?: Surface;
+  }
+}
+
+export function surfaceOf(request: FastifyRequest): Surface {
+  return request.routeOptions.config?.surface ?? 'plain';
+}
+
+/** The error body of each surface. */
+export function errorBody(surface: Surface, message: string, request: FastifyRequest): Record<string, string> {
+  switch (surface) {
+    case 'link':
+      return { status: 'false', message };
+    case 'upload': {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const text = (v: unknown) => (typeof v === 'string' ? v : '');
+      return { status: 'error', id: text(body.session), message, case_id: text(body.case_id) };
+    }
+    case 'auth':
+    case 'plain':
+      return { status: 'error', message };
+  }
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, code: ErrorCode, retryAfterSeconds?: number) {
+  const entry = catalogue[code];
+  if (retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.ceil(retryAfterSeconds)));
+  return reply.status(entry.status).send(errorBody(surfaceOf(request), entry.message, request));
+}
+
+function isClientError(error: FastifyError): boolean {
+  return error.validation !== undefined || (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500);
+}
+
+export const errorsPlugin = fp(function errors(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendError(request, reply, error.code, error.options.retryAfterSeconds);
+    const surface = surfaceOf(request);
+    if (isClientError(error)) {
+      request.log.info({ err: error }, 'request rejected');
+      return sendError(request, reply, invalidRequestFor[surface]);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(request, reply, unexpectedErrorFor[surface]);
+  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, 'NOT_FOUND'));
+});

@@ -1,0 +1,65 @@
+// POST /api/authenticate and POST /api/refresh (spec 4.1, 5, 7.2; D3).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../../domain/errors.js';
+import { authenticate } from '../../services/authenticate.js';
+import { renewCredentials } from '../../services/credentials.js';
+import type { Deps } from '../../deps.js';
+import { AuthenticateBody, AuthError, Credentials } from '../schemas.js';
+
+const OTHER_METHODS = ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+const errorResponses = { 400: AuthError, 401: AuthError, 405: AuthError, 429: AuthError };
+
+export const authenticateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.post(
+    '/api/authenticate',
+    {
+      config: { surface: 'auth' },
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Exchange an API key for a session and its tokens',
+        body: AuthenticateBody,
+        response: { 200: Credentials, ...errorResponses },
+      },
+    },
+    async (request) =>
+      authenticate(deps, { key: request.body.key, clientId: request.body.client_id || undefined, address: request.ip }),
+  );
+
+  app.post(
+    '/api/refresh',
+    {
+      config: { surface: 'auth' },
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Renew a session with the access_token (once per access_token)',
+        security: [{ renewToken: [] }],
+        response: { 200: Credentials, 401: AuthError, 405: AuthError },
+      },
+    },
+    async (request) => {
+      const token = bearerToken(request.headers.authorization);
+      const renewed = token === undefined ? undefined : await renewCredentials(deps, token);
+      if (!renewed) throw new AppError('AUTH_TOKEN_NOT_VALID');
+      return renewed;
+    },
+  );
+
+  for (const url of ['/api/authenticate', '/api/refresh']) {
+    app.route({
+      method: [...OTHER_METHODS],
+      url,
+      config: { surface: 'auth' },
+      schema: { hide: true },
+      handler: async (_request, reply) => {
+        void reply.header('allow', 'POST');
+        throw new AppError('METHOD_NOT_ALLOWED');
+      },
+    });
+  }
+};
+
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}

@@ -1,0 +1,32 @@
+// POST /api/authenticate (spec 4.1, 5, 7.2; D3): an API key buys a session and its two JWTs.
+import type { Db } from '../adapters/db/schema.js';
+import { AppError } from '../domain/errors.js';
+import type { AttemptLimiter } from '../ports/attempt-limiter.js';
+import { findKeyOwner, touchApiKey } from './api-keys.js';
+import { issueCredentials, type Credentials, type TokenSettings } from './credentials.js';
+import type { KeyRing } from './signing-keys.js';
+
+interface Deps {
+  db: Db;
+  keys: KeyRing;
+  tokens: TokenSettings;
+  failedAttempts: AttemptLimiter;
+  now: () => number;
+}
+
+export async function authenticate(
+  deps: Deps,
+  input: { key: string; clientId?: string | undefined; address: string },
+): Promise<Credentials> {
+  const blockedFor = await deps.failedAttempts.blockedFor(input.address);
+  if (blockedFor > 0) throw new AppError('AUTH_RATE_LIMITED', { retryAfterSeconds: blockedFor });
+
+  const now = deps.now();
+  const owner = await findKeyOwner(deps.db, input.key, now);
+  if (!owner || (input.clientId !== undefined && input.clientId !== owner.client.id)) {
+    await deps.failedAttempts.recordFailure(input.address);
+    throw new AppError('AUTH_KEY_NOT_VALID');
+  }
+  await touchApiKey(deps.db, owner, now);
+  return issueCredentials(deps, { clientId: owner.client.id, apiKeyId: owner.apiKeyId });
+}

@@ -1,0 +1,23 @@
+// First start on an empty database: a demo client, created exactly once even when several processes
+// start together (the app_state row is the lock: only the transaction that inserts it creates the client).
+import type { Db } from '../adapters/db/schema.js';
+import type { SecretBox } from '../adapters/crypto/secret-box.js';
+import { createClient, type CreatedClient } from './clients.js';
+
+const DEMO_MARKER = 'demo_client';
+
+export async function createDemoClientOnce(deps: { db: Db; secrets: SecretBox; now: () => number }): Promise<CreatedClient | undefined> {
+  const existing = await deps.db.selectFrom('clients').select('id').limit(1).executeTakeFirst();
+  if (existing) return undefined;
+  return deps.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('app_state')
+      .values({ key: DEMO_MARKER, value: '', created_at: deps.now() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) return undefined;
+    const created = await createClient({ ...deps, db: trx }, { name: 'Demo client' });
+    await trx.updateTable('app_state').set({ value: created.client.id }).where('key', '=', DEMO_MARKER).execute();
+    return created;
+  });
+}

@@ -1,0 +1,175 @@
+// Operator use cases on clients: create, update, list, revoke and rotate keys.
+import crypto from 'node:crypto';
+import type { SecretBox } from '../adapters/crypto/secret-box.js';
+import type { ClientRow, Db } from '../adapters/db/schema.js';
+import { WEBHOOK_SECRET_PREFIX } from '../domain/credentials.js';
+import { isTimeZone, parseServiceWindow } from '../domain/service-window.js';
+import { inTransaction } from '../adapters/db/transaction.js';
+import { issueApiKey } from './api-keys.js';
+
+export const CLIENT_DEFAULTS = {
+  quotaPerHour: 1000,
+  timezone: 'UTC',
+  linkTtlSeconds: 72 * 3600,
+} as const;
+
+export class ClientInputError extends Error {
+  override name = 'ClientInputError';
+}
+
+export interface ClientSettings {
+  name?: string;
+  webhookUrl?: string | null;
+  quotaPerHour?: number;
+  serviceWindow?: string | null;
+  timezone?: string;
+  linkTtlSeconds?: number;
+}
+
+export interface CreatedClient {
+  client: ClientRow;
+  apiKey: string;
+  webhookSecret: string;
+}
+
+interface Deps {
+  db: Db;
+  secrets: SecretBox;
+  now: () => number;
+}
+
+export async function createClient(deps: Deps, input: ClientSettings & { name: string }): Promise<CreatedClient> {
+  const settings = checkSettings(input);
+  const now = deps.now();
+  const webhookSecret = WEBHOOK_SECRET_PREFIX + crypto.randomBytes(24).toString('base64');
+  const client: ClientRow = {
+    id: crypto.randomUUID(),
+    name: input.name,
+    webhook_url: settings.webhookUrl ?? null,
+    webhook_secret_enc: deps.secrets.seal(webhookSecret),
+    quota_per_hour: settings.quotaPerHour ?? CLIENT_DEFAULTS.quotaPerHour,
+    service_window: settings.serviceWindow ?? null,
+    timezone: settings.timezone ?? CLIENT_DEFAULTS.timezone,
+    link_ttl_seconds: settings.linkTtlSeconds ?? CLIENT_DEFAULTS.linkTtlSeconds,
+    created_at: now,
+    updated_at: now,
+  };
+  const apiKey = await inTransaction(deps.db, async (trx) => {
+    await trx.insertInto('clients').values(client).execute();
+    return (await issueApiKey(trx, client.id, now)).key;
+  });
+  return { client, apiKey, webhookSecret };
+}
+
+export async function updateClient(deps: Deps, id: string, input: ClientSettings): Promise<ClientRow> {
+  const settings = checkSettings(input);
+  const patch = {
+    ...(settings.name !== undefined && { name: settings.name }),
+    ...(settings.webhookUrl !== undefined && { webhook_url: settings.webhookUrl }),
+    ...(settings.quotaPerHour !== undefined && { quota_per_hour: settings.quotaPerHour }),
+    ...(settings.serviceWindow !== undefined && { service_window: settings.serviceWindow }),
+    ...(settings.timezone !== undefined && { timezone: settings.timezone }),
+    ...(settings.linkTtlSeconds !== undefined && { link_ttl_seconds: settings.linkTtlSeconds }),
+  };
+  const row = await deps.db
+    .updateTable('clients')
+    .set({ ...patch, updated_at: deps.now() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new ClientInputError(`No client with id ${id}`);
+  return row;
+}
+
+export interface ClientListing extends ClientRow {
+  keys: { prefix: string; created_at: number; expires_at: number | null; last_used_at: number | null }[];
+}
+
+/** Every client with its live keys (prefixes only; keys are never shown again). */
+export async function listClients(deps: Pick<Deps, 'db' | 'now'>): Promise<ClientListing[]> {
+  const clients = await deps.db.selectFrom('clients').selectAll().orderBy('created_at').execute();
+  const keys = await deps.db
+    .selectFrom('api_keys')
+    .select(['client_id', 'prefix', 'created_at', 'expires_at', 'last_used_at'])
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', deps.now())]))
+    .orderBy('created_at')
+    .execute();
+  return clients.map((c) => ({
+    ...c,
+    keys: keys.filter((k) => k.client_id === c.id).map(({ client_id: _id, ...k }) => k),
+  }));
+}
+
+/** Revokes the client's live keys, or only the one whose prefix is given. Returns how many. */
+export async function revokeKeys(deps: Pick<Deps, 'db' | 'now'>, clientId: string, prefix?: string): Promise<number> {
+  await requireClient(deps.db, clientId);
+  let query = deps.db
+    .updateTable('api_keys')
+    .set({ revoked_at: deps.now() })
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null);
+  if (prefix !== undefined) query = query.where('prefix', '=', prefix);
+  const [result] = await query.execute();
+  const count = Number(result?.numUpdatedRows ?? 0);
+  if (count === 0 && prefix !== undefined) throw new ClientInputError(`No live key with prefix ${prefix}`);
+  return count;
+}
+
+/**
+ * Issues a new key; the client's other live keys keep working for `graceSeconds` (0: stop now), so an
+ * integrator can switch without downtime.
+ */
+export async function rotateKey(deps: Pick<Deps, 'db' | 'now'>, clientId: string, graceSeconds: number): Promise<string> {
+  await requireClient(deps.db, clientId);
+  const now = deps.now();
+  const until = now + graceSeconds * 1000;
+  return inTransaction(deps.db, async (trx) => {
+    await trx
+      .updateTable('api_keys')
+      .set({ expires_at: until })
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', until)]))
+      .execute();
+    return (await issueApiKey(trx, clientId, now)).key;
+  });
+}
+
+async function requireClient(db: Db, id: string): Promise<void> {
+  const found = await db.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst();
+  if (!found) throw new ClientInputError(`No client with id ${id}`);
+}
+
+function checkSettings<T extends ClientSettings>(input: T): T {
+  if (input.name !== undefined && input.name.trim() === '') throw new ClientInputError('name must not be empty');
+  if (input.webhookUrl) {
+    let url: URL | undefined;
+    try {
+      url = new URL(input.webhookUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new ClientInputError(`webhook URL must be an http(s) URL, got ${input.webhookUrl}`);
+    }
+  }
+  if (input.quotaPerHour !== undefined && !(Number.isInteger(input.quotaPerHour) && input.quotaPerHour > 0)) {
+    throw new ClientInputError('quota must be a positive integer (uploads per hour)');
+  }
+  let serviceWindow = input.serviceWindow;
+  if (serviceWindow) {
+    try {
+      serviceWindow = parseServiceWindow(serviceWindow) === null ? null : serviceWindow.trim().toLowerCase();
+    } catch (error) {
+      throw new ClientInputError(`service window: ${(error as Error).message}`);
+    }
+  }
+  if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
+    throw new ClientInputError(`unknown time zone ${input.timezone} (use an IANA name such as Europe/Paris)`);
+  }
+  if (input.linkTtlSeconds !== undefined && !(Number.isFinite(input.linkTtlSeconds) && input.linkTtlSeconds >= 60)) {
+    throw new ClientInputError('link validity must be at least 60 seconds');
+  }
+  return serviceWindow === undefined ? input : { ...input, serviceWindow };
+}

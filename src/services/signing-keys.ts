@@ -1,0 +1,146 @@
+// JWT signing keys, kept in the database (so every process signs and verifies alike) with the private
+// half sealed under the master key. Rotation adds a key that signs from then on; the older ones keep
+// verifying until every token they signed has expired, so no issued token is invalidated.
+import crypto from 'node:crypto';
+import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import type { SecretBox } from '../adapters/crypto/secret-box.js';
+import type { Db } from '../adapters/db/schema.js';
+
+export const SIGNING_ALG = 'EdDSA';
+
+interface Deps {
+  db: Db;
+  secrets: SecretBox;
+  now: () => number;
+}
+
+export interface SigningKey {
+  kid: string;
+  key: CryptoKey;
+}
+
+interface Ring {
+  loadedAt: number;
+  signer: SigningKey;
+  verifiers: Map<string, CryptoKey>;
+  jwks: JWK[];
+}
+
+export interface KeyRing {
+  signer(): Promise<SigningKey>;
+  /** The public key for `kid`, re-reading the database once when the kid is new to this process. */
+  verifier(kid: string): Promise<CryptoKey | undefined>;
+  jwks(): Promise<{ keys: JWK[] }>;
+}
+
+export function createKeyRing(deps: Deps, opts: { cacheMs: number }): KeyRing {
+  let ring: Promise<Ring> | undefined;
+  let lastLoad = 0;
+
+  const load = (): Promise<Ring> => {
+    lastLoad = deps.now();
+    const loading = loadRing(deps).catch((error: unknown) => {
+      ring = undefined;
+      throw error;
+    });
+    ring = loading;
+    return loading;
+  };
+  const current = (): Promise<Ring> => (ring && deps.now() - lastLoad < opts.cacheMs ? ring : load());
+
+  return {
+    signer: async () => (await current()).signer,
+    async verifier(kid) {
+      const known = (await current()).verifiers.get(kid);
+      if (known || deps.now() - lastLoad < 1000) return known;
+      return (await load()).verifiers.get(kid);
+    },
+    jwks: async () => ({ keys: (await current()).jwks }),
+  };
+}
+
+async function loadRing(deps: Deps): Promise<Ring> {
+  const now = deps.now();
+  const rows = await deps.db
+    .selectFrom('signing_keys')
+    .selectAll()
+    .where((eb) => eb.or([eb('retired_at', 'is', null), eb('retired_at', '>', now)]))
+    .orderBy('created_at', 'desc')
+    .orderBy('kid', 'desc')
+    .execute();
+  const newest = rows[0];
+  if (!newest) throw new Error('No JWT signing key: run `walkaround migrate` or start the service once');
+  const verifiers = new Map<string, CryptoKey>();
+  const jwks: JWK[] = [];
+  for (const row of rows) {
+    const jwk = JSON.parse(row.public_jwk) as JWK;
+    verifiers.set(row.kid, (await importJWK(jwk, row.alg)) as CryptoKey);
+    jwks.push(jwk);
+  }
+  let privateJwk: JWK;
+  try {
+    privateJwk = JSON.parse(deps.secrets.open(newest.private_jwk_enc)) as JWK;
+  } catch (cause) {
+    throw new Error(
+      'SECRET_KEY does not decrypt the JWT signing keys in the database: every process must share one SECRET_KEY',
+      { cause },
+    );
+  }
+  return {
+    loadedAt: now,
+    signer: { kid: newest.kid, key: (await importJWK(privateJwk, newest.alg)) as CryptoKey },
+    verifiers,
+    jwks,
+  };
+}
+
+/** Creates a signing key when none is in use; returns its kid, or undefined when one existed. */
+export async function ensureSigningKey(deps: Deps): Promise<string | undefined> {
+  const now = deps.now();
+  const live = await deps.db
+    .selectFrom('signing_keys')
+    .select('kid')
+    .where('retired_at', 'is', null)
+    .executeTakeFirst();
+  if (live) return undefined;
+  return addSigningKey(deps, now);
+}
+
+/**
+ * Adds a key that signs from now on. Keys in use before it are retired after `verifyForSeconds` (the
+ * longest token lifetime), so tokens they signed stay valid until they expire.
+ */
+export async function rotateSigningKey(deps: Deps, verifyForSeconds: number): Promise<string> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('signing_keys')
+      .set({ retired_at: now + verifyForSeconds * 1000 })
+      .where('retired_at', 'is', null)
+      .execute();
+    return addSigningKey({ ...deps, db: trx }, now);
+  });
+}
+
+export async function listSigningKeys(db: Db) {
+  return db.selectFrom('signing_keys').select(['kid', 'alg', 'created_at', 'retired_at']).orderBy('created_at').execute();
+}
+
+async function addSigningKey(deps: Deps, now: number): Promise<string> {
+  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+  const kid = crypto.randomUUID();
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: SIGNING_ALG, use: 'sig' };
+  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: SIGNING_ALG };
+  await deps.db
+    .insertInto('signing_keys')
+    .values({
+      kid,
+      alg: SIGNING_ALG,
+      public_jwk: JSON.stringify(publicJwk),
+      private_jwk_enc: deps.secrets.seal(JSON.stringify(privateJwk)),
+      created_at: now,
+      retired_at: null,
+    })
+    .execute();
+  return kid;
+}
