@@ -43,20 +43,22 @@ export const settingsSchema = Type.Object({
       description:
         'Database. Default: SQLite at `$DATA_DIR/walkaround.db`. `sqlite:<path>` or `postgres://user@host:5432/db`.',
       examples: ['postgres://walkaround@db:5432/walkaround', 'sqlite:./data/walkaround.db'],
-      hint: 'must start with sqlite: or postgres://',
+      hint: 'a URL starting with sqlite: or postgres://',
       secret: true,
     }),
   ),
   PUBLIC_BASE_URL: Type.Optional(
     setting((o) => Type.String({ pattern: '^https?://[^\\s/]+(/[^\\s]*)?$', ...o }), {
-      description: 'External address of the service, used in links and as the JWT issuer. Default: `http://localhost:$PORT`.',
+      description:
+        'External address of the service, used in links and the API reference. Default: `http://localhost:$PORT`.',
       examples: ['https://inspections.example.com'],
       hint: 'an http(s) URL',
     }),
   ),
   SUPERAPP_URL: Type.Optional(
     setting((o) => Type.String({ pattern: '^https?://[^\\s/]+(/[^\\s]*)?$', ...o }), {
-      description: 'Address of the capture app; customer links are `$SUPERAPP_URL/#<token>`. Default: `$PUBLIC_BASE_URL/app`.',
+      description:
+        'Address of the capture app; customer links are `$SUPERAPP_URL/#<token>`. Default: `$PUBLIC_BASE_URL/app`.',
       examples: ['https://capture.example.com'],
       hint: 'an http(s) URL',
     }),
@@ -92,7 +94,8 @@ export const settingsSchema = Type.Object({
     hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
   }),
   SIGNING_KEY_CACHE_TTL: setting((o) => Type.String({ pattern: DURATION, default: '60s', ...o }), {
-    description: 'How long a process caches the JWT signing keys before reading them again (rotation reaches every process within this time).',
+    description:
+      'How long a process caches the JWT signing keys before reading them again (rotation reaches every process within this time).',
     examples: ['60s'],
     hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
   }),
@@ -108,9 +111,10 @@ export const settingsSchema = Type.Object({
   }),
   REDIS_URL: Type.Optional(
     setting((o) => Type.String({ pattern: '^rediss?://.+$', ...o }), {
-      description: 'When set, rate-limit counters live in Redis (shared by every api process); otherwise in the database.',
+      description:
+        'When set, rate-limit counters live in Redis (shared by every api process); otherwise in the database.',
       examples: ['redis://127.0.0.1:6379'],
-      hint: 'must start with redis:// or rediss://',
+      hint: 'a URL starting with redis:// or rediss://',
       secret: true,
     }),
   ),
@@ -216,7 +220,8 @@ function decodeSecretKey(text: string): Buffer {
 
 function durationSeconds(name: string, text: string): number {
   const seconds = parseDuration(text);
-  if (seconds <= 0) throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(text)}: expected a positive duration.`);
+  if (seconds <= 0)
+    throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(text)}: expected a positive duration.`);
   return seconds;
 }
 

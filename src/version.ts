@@ -7,7 +7,8 @@ function readVersion(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = path.join(dir, 'package.json');
-    if (fs.existsSync(candidate)) return (JSON.parse(fs.readFileSync(candidate, 'utf8')) as { version: string }).version;
+    if (fs.existsSync(candidate))
+      return (JSON.parse(fs.readFileSync(candidate, 'utf8')) as { version: string }).version;
     const parent = path.dirname(dir);
     if (parent === dir) return '0.0.0';
     dir = parent;

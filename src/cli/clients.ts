@@ -63,11 +63,16 @@ function withSettingOptions(command: Command): Command {
 export function clientsCommand(): Command {
   const clients = new Command('clients').description('manage API clients');
 
-  withSettingOptions(clients.command('create').description('create a client; prints its API key and webhook secret once'))
+  withSettingOptions(
+    clients.command('create').description('create a client; prints its API key and webhook secret once'),
+  )
     .requiredOption('--name <name>', 'display name')
     .action((o: SettingOptions & { name: string }) =>
       withStorage(async (deps) => {
-        const { client, apiKey, webhookSecret } = await createClient(deps, { ...settingsFrom(o), name: o.name });
+        const { client, apiKey, webhookSecret } = await createClient(deps, {
+          ...settingsFrom(o),
+          name: o.name,
+        });
         print(o.json, { ...clientJson(client), api_key: apiKey, webhook_secret: webhookSecret }, () =>
           [
             'Client created. The API key and webhook secret are shown this once: store them now.',
@@ -77,7 +82,9 @@ export function clientsCommand(): Command {
       }),
     );
 
-  withSettingOptions(clients.command('update').argument('<id>', 'client id').description('change a client\'s settings'))
+  withSettingOptions(
+    clients.command('update').argument('<id>', 'client id').description("change a client's settings"),
+  )
     .option('--name <name>', 'display name')
     .action((id: string, o: SettingOptions) =>
       withStorage(async (deps) => {
@@ -118,7 +125,7 @@ export function clientsCommand(): Command {
   clients
     .command('revoke-key')
     .argument('<id>', 'client id')
-    .description('revoke the client\'s live API keys at once (or only the one with --prefix)')
+    .description("revoke the client's live API keys at once (or only the one with --prefix)")
     .option('--prefix <prefix>', 'the visible prefix of the one key to revoke')
     .option('--json', 'print one JSON object')
     .action((id: string, o: { prefix?: string; json?: boolean }) =>

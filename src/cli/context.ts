@@ -20,7 +20,8 @@ export function print(json: boolean | undefined, value: object, human: () => str
   process.stdout.write(json ? JSON.stringify(value) + '\n' : human() + '\n');
 }
 
-export const when = (epochMs: number | null): string => (epochMs === null ? '-' : new Date(epochMs).toISOString());
+export const when = (epochMs: number | null): string =>
+  epochMs === null ? '-' : new Date(epochMs).toISOString();
 
 /** Aligned "label: value" lines. */
 export function table(rows: [string, string][]): string {

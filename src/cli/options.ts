@@ -11,13 +11,15 @@ export function positiveInteger(value: string): number {
 /** A duration in seconds (3600, 90s, 30m, 1h, 2d). */
 export function durationSeconds(value: string): number {
   const seconds = parseDuration(value);
-  if (Number.isNaN(seconds)) throw new InvalidArgumentError('expected a duration such as 3600, 90s, 30m, 1h or 2d');
+  if (Number.isNaN(seconds))
+    throw new InvalidArgumentError('expected a duration such as 3600, 90s, 30m, 1h or 2d');
   return seconds;
 }
 
 export function oneOf<T extends string>(...choices: T[]) {
   return (value: string): T => {
-    if (!(choices as string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
+    if (!(choices as string[]).includes(value))
+      throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
     return value as T;
   };
 }

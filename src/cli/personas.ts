@@ -35,25 +35,28 @@ export function personasCommand(): Command {
     .description('create a persona from the built-in photo or video template; prints its id')
     .requiredOption('--client <id>', 'owning client id')
     .requiredOption('--kind <kind>', 'photo or video', oneOf('photo', 'video'))
-    .option('--name <name>', 'display name (default: the template\'s)')
+    .option('--name <name>', "display name (default: the template's)")
     .option('--language <code>', `language of the flow (${SUPPORTED_LANGUAGES.join(', ')})`, 'en')
     .option('--json', 'print one JSON object')
-    .action((o: { client: string; kind: 'photo' | 'video'; name?: string; language: string; json?: boolean }) =>
-      withStorage(async (deps) => {
-        const persona = await createPersona(deps, {
-          clientId: o.client,
-          kind: o.kind,
-          language: o.language,
-          ...(o.name !== undefined && { name: o.name }),
-        });
-        print(o.json, personaJson(persona), () => ['Persona created.', table(personaLines(persona))].join('\n'));
-      }),
+    .action(
+      (o: { client: string; kind: 'photo' | 'video'; name?: string; language: string; json?: boolean }) =>
+        withStorage(async (deps) => {
+          const persona = await createPersona(deps, {
+            clientId: o.client,
+            kind: o.kind,
+            language: o.language,
+            ...(o.name !== undefined && { name: o.name }),
+          });
+          print(o.json, personaJson(persona), () =>
+            ['Persona created.', table(personaLines(persona))].join('\n'),
+          );
+        }),
     );
 
   personas
     .command('list')
     .description('list personas')
-    .option('--client <id>', 'only this client\'s')
+    .option('--client <id>', "only this client's")
     .option('--json', 'print one JSON object')
     .action((o: { client?: string; json?: boolean }) =>
       withStorage(async (deps) => {

@@ -9,7 +9,9 @@ import { usersCommand } from './users.js';
 
 export function buildProgram(): Command {
   return new Command('walkaround')
-    .description('Vehicle inspection media service. Settings come from the environment (see docs/configuration.md).')
+    .description(
+      'Vehicle inspection media service. Settings come from the environment (see docs/configuration.md).',
+    )
     .version(VERSION)
     .addCommand(serveCommand())
     .addCommand(migrateCommand())

@@ -3,7 +3,7 @@ import closeWithGrace from 'close-with-grace';
 import { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
-import { buildApp } from '../http/app.js';
+import { buildApp, buildUrlgenApp } from '../http/app.js';
 import { createDemoClientOnce } from '../services/bootstrap.js';
 import type { CreatedClient } from '../services/clients.js';
 import { table } from './context.js';
@@ -20,17 +20,25 @@ export function serveCommand(): Command {
       const deps = await buildDeps(config);
       const demo = await createDemoClientOnce(deps);
       const app = await buildApp(deps);
+      const urlgen = config.urlgenPort === undefined ? undefined : await buildUrlgenApp(deps);
 
       closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-        if (err) app.log.error({ err }, 'stopping after an unexpected error');
-        else app.log.info({ signal }, 'stopping');
-        await app.close();
+        if (err) deps.logger.error({ err }, 'stopping after an unexpected error');
+        else deps.logger.info({ signal }, 'stopping');
+        await Promise.all([app.close(), urlgen?.close()]);
         await deps.close();
       });
 
-      if (o.role !== 'worker') await app.listen({ port: config.port, host: config.host });
+      if (o.role !== 'worker') {
+        await app.listen({ port: config.port, host: config.host });
+        if (urlgen && config.urlgenPort !== undefined)
+          await urlgen.listen({ port: config.urlgenPort, host: config.host });
+      }
       if (demo) printDemoClient(demo, config);
-      app.log.info({ role: o.role, port: config.port, database: config.database.kind }, 'walkaround started');
+      deps.logger.info(
+        { role: o.role, port: config.port, database: config.database.kind },
+        'walkaround started',
+      );
     });
 }
 

@@ -35,8 +35,11 @@ export function signingKeysCommand(): Command {
       withStorage(async (deps) => {
         const verifyFor = Math.max(deps.config.accessTokenTtlSeconds, deps.config.refreshTokenTtlSeconds);
         const kid = await rotateSigningKey(deps, verifyFor);
-        print(o.json, { kid, previous_keys_verify_for_seconds: verifyFor }, () =>
-          `New signing key ${kid}. Processes pick it up within SIGNING_KEY_CACHE_TTL; older keys verify for ${verifyFor} s more.`,
+        print(
+          o.json,
+          { kid, previous_keys_verify_for_seconds: verifyFor },
+          () =>
+            `New signing key ${kid}. Processes pick it up within SIGNING_KEY_CACHE_TTL; older keys verify for ${verifyFor} s more.`,
         );
       }),
     );

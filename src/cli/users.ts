@@ -12,12 +12,22 @@ export function usersCommand(): Command {
     .command('create')
     .description('create a portal user; without --password-stdin a password is generated and shown once')
     .requiredOption('--email <address>', 'login e-mail')
-    .requiredOption('--role <role>', 'operator (all clients) or client (one client)', oneOf('operator', 'client'))
+    .requiredOption(
+      '--role <role>',
+      'operator (all clients) or client (one client)',
+      oneOf('operator', 'client'),
+    )
     .option('--client <id>', 'the client of a client user')
     .option('--password-stdin', 'read the password from standard input')
     .option('--json', 'print one JSON object')
     .action(
-      (o: { email: string; role: 'operator' | 'client'; client?: string; passwordStdin?: boolean; json?: boolean }) =>
+      (o: {
+        email: string;
+        role: 'operator' | 'client';
+        client?: string;
+        passwordStdin?: boolean;
+        json?: boolean;
+      }) =>
         withStorage(async (deps) => {
           const generated = o.passwordStdin ? undefined : crypto.randomBytes(15).toString('base64url');
           const password = generated ?? (await text(process.stdin)).replace(/\r?\n$/, '');

@@ -116,13 +116,13 @@ export const catalogue = {
     status: 400,
     message: 'please generate new token and session',
     surface: 'upload',
-    when: 'The session is not the token\'s, or was used already.',
+    when: "The session is not the token's, or was used already.",
   },
   UPLOAD_UNSUPPORTED_MEDIA: {
     status: 415,
     message: 'unsupported file type only images or videos',
     surface: 'upload',
-    when: 'Content that is not an image or video, or not of its extension\'s kind; a body neither JSON nor multipart.',
+    when: "Content that is not an image or video, or not of its extension's kind; a body neither JSON nor multipart.",
   },
   UPLOAD_QUOTA_EXCEEDED: {
     status: 429,
@@ -134,7 +134,7 @@ export const catalogue = {
     status: 503,
     message: 'ML servers are not available currently.',
     surface: 'upload',
-    when: 'Outside the client\'s service window, or the analysis backend is unhealthy; `Retry-After` is set.',
+    when: "Outside the client's service window, or the analysis backend is unhealthy; `Retry-After` is set.",
   },
   UPLOAD_UNEXPECTED: {
     status: 404,
@@ -176,9 +176,19 @@ export const catalogue = {
   },
 
   // Everything else (health, docs, key set).
-  BAD_REQUEST: { status: 400, message: 'Bad request', surface: 'plain', when: 'A request that fails its schema.' },
+  BAD_REQUEST: {
+    status: 400,
+    message: 'Bad request',
+    surface: 'plain',
+    when: 'A request that fails its schema.',
+  },
   NOT_FOUND: { status: 404, message: 'Not found', surface: 'plain', when: 'No such route.' },
-  INTERNAL: { status: 500, message: 'Internal server error', surface: 'plain', when: 'An unexpected failure.' },
+  INTERNAL: {
+    status: 500,
+    message: 'Internal server error',
+    surface: 'plain',
+    when: 'An unexpected failure.',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;

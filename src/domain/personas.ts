@@ -48,7 +48,11 @@ export const PHOTO_TEMPLATE: PersonaTemplate = {
     angle('left', 'Left side', 'Stand 3 m from the left side; fit the whole side in the frame.'),
     angle('front_left', 'Front left', 'Stand at the front left corner, at 45°.'),
     angle('odometer', 'Odometer', 'Switch the ignition on and photograph the mileage, sharp and readable.'),
-    angle('vin', 'VIN', 'Photograph the chassis number (windscreen base or door pillar), sharp and readable.'),
+    angle(
+      'vin',
+      'VIN',
+      'Photograph the chassis number (windscreen base or door pillar), sharp and readable.',
+    ),
     angle('plate', 'Number plate', 'Photograph the rear number plate straight on, sharp and readable.'),
   ],
 };
@@ -70,6 +74,7 @@ export const VIDEO_TEMPLATE: PersonaTemplate = {
   ],
 };
 
-export const templateFor = (kind: PersonaKind): PersonaTemplate => (kind === 'photo' ? PHOTO_TEMPLATE : VIDEO_TEMPLATE);
+export const templateFor = (kind: PersonaKind): PersonaTemplate =>
+  kind === 'photo' ? PHOTO_TEMPLATE : VIDEO_TEMPLATE;
 
 export const SUPPORTED_LANGUAGES = ['en', 'fr', 'de', 'es'] as const;

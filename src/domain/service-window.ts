@@ -48,7 +48,8 @@ function dayIndex(name: string): number {
 function minuteOfDay(hours: string, minutes: string): number {
   const h = Number(hours);
   const m = Number(minutes);
-  if (h > 24 || m > 59 || (h === 24 && m > 0)) throw new ServiceWindowError(`${hours}:${minutes} is not a time of day`);
+  if (h > 24 || m > 59 || (h === 24 && m > 0))
+    throw new ServiceWindowError(`${hours}:${minutes} is not a time of day`);
   return h * 60 + m;
 }
 
@@ -59,7 +60,8 @@ export function isWithinWindow(rules: WindowRule[] | null, at: Date, timeZone: s
   return rules.some((r) =>
     r.startMinute < r.endMinute
       ? r.days.includes(day) && minute >= r.startMinute && minute < r.endMinute
-      : (r.days.includes(day) && minute >= r.startMinute) || (r.days.includes((day + 6) % 7) && minute < r.endMinute),
+      : (r.days.includes(day) && minute >= r.startMinute) ||
+        (r.days.includes((day + 6) % 7) && minute < r.endMinute),
   );
 }
 

@@ -1,5 +1,6 @@
-// buildApp(deps): the Fastify instance with every plugin and route, not listening (tests use inject()).
-import fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+// The Fastify instances, built without listening (tests use inject()): buildApp serves every surface on
+// PORT; buildUrlgenApp serves only the link generator, for URLGEN_PORT (D1).
+import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import metrics from 'fastify-metrics';
 import type { Deps } from '../deps.js';
 import { VERSION } from '../version.js';
@@ -9,33 +10,41 @@ import { requestIdFrom, requestIdPlugin } from './plugins/request-id.js';
 import { authenticateRoutes } from './routes/authenticate.js';
 import { healthRoutes } from './routes/health.js';
 
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-];
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-}
-
-export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+/** A bare instance with what every listener shares: logging, request ids and the error handler. */
+async function baseServer(deps: Deps): Promise<FastifyInstance> {
   const app = fastify({
-    logger: opts.logger ?? loggerOptions(deps.config.logLevel),
+    // Typed as Fastify's logger so the instance keeps Fastify's default generic parameters.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+    loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestIdFrom,
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    logController: new LogController({
+      requestIdLogLabel: 'request_id',
+      // Probes and scrapes arrive every few seconds; logging each would drown the real traffic.
+      disableRequestLogging: (request) => QUIET_PATHS.has(request.url ?? ''),
+    }),
     trustProxy: deps.config.trustProxy,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   });
-
   await app.register(errorsPlugin);
   await app.register(requestIdPlugin);
+  return app;
+}
+
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = await baseServer(deps);
   await app.register(metrics.default, { endpoint: '/metrics', clearRegisterOnInit: true });
   await app.register(docsPlugin, { publicBaseUrl: deps.config.publicBaseUrl, version: VERSION });
-
   await app.register(healthRoutes, { deps });
   await app.register(authenticateRoutes, { deps });
+  return app;
+}
+
+/** The `{urlgen_url}` listener: health plus the link generator routes (added with inspection links). */
+export async function buildUrlgenApp(deps: Deps): Promise<FastifyInstance> {
+  const app = await baseServer(deps);
+  await app.register(healthRoutes, { deps });
   return app;
 }

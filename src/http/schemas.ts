@@ -3,8 +3,12 @@ import { Type } from '@sinclair/typebox';
 
 export const Credentials = Type.Object(
   {
-    session: Type.String({ description: 'New session id; send it as `session` with the upload. Single use.' }),
-    access_token: Type.String({ description: 'JWT that renews the session once through `POST /api/refresh`.' }),
+    session: Type.String({
+      description: 'New session id; send it as `session` with the upload. Single use.',
+    }),
+    access_token: Type.String({
+      description: 'JWT that renews the session once through `POST /api/refresh`.',
+    }),
     refresh_token: Type.String({ description: 'JWT for `Authorization: Bearer …` on uploads.' }),
   },
   { $id: 'Credentials' },
@@ -17,8 +21,10 @@ export const AuthError = Type.Object(
 
 export const AuthenticateBody = Type.Object(
   {
-    key: Type.String({ minLength: 1, maxLength: 256, description: 'The client\'s API key.' }),
-    client_id: Type.Optional(Type.String({ maxLength: 128, description: 'The client id; when given it must be the key\'s.' })),
+    key: Type.String({ minLength: 1, maxLength: 256, description: "The client's API key." }),
+    client_id: Type.Optional(
+      Type.String({ maxLength: 128, description: "The client id; when given it must be the key's." }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -6,7 +6,11 @@ import type { ApiKeyRow, ClientRow, Db } from '../adapters/db/schema.js';
 const sha256 = (text: string): Buffer => crypto.createHash('sha256').update(text).digest();
 
 /** Creates a key for the client and returns it in clear, the only time it exists in clear. */
-export async function issueApiKey(db: Db, clientId: string, now: number): Promise<{ key: string; row: ApiKeyRow }> {
+export async function issueApiKey(
+  db: Db,
+  clientId: string,
+  now: number,
+): Promise<{ key: string; row: ApiKeyRow }> {
   const key = API_KEY_PREFIX + crypto.randomBytes(24).toString('base64url');
   const row: ApiKeyRow = {
     id: crypto.randomUUID(),
@@ -36,14 +40,20 @@ export async function findKeyOwner(db: Db, key: string, now: number): Promise<Ke
     .selectFrom('api_keys')
     .innerJoin('clients', 'clients.id', 'api_keys.client_id')
     .selectAll('clients')
-    .select(['api_keys.id as api_key_id', 'api_keys.key_hash', 'api_keys.revoked_at', 'api_keys.expires_at', 'api_keys.last_used_at as key_last_used_at'])
+    .select([
+      'api_keys.id as api_key_id',
+      'api_keys.key_hash',
+      'api_keys.revoked_at',
+      'api_keys.expires_at',
+      'api_keys.last_used_at as key_last_used_at',
+    ])
     .where('api_keys.key_hash', '=', digest.toString('hex'))
     .executeTakeFirst();
   if (!row) return undefined;
   // The lookup is by hash already; the constant-time compare keeps the check itself free of timing leaks.
   if (!crypto.timingSafeEqual(Buffer.from(row.key_hash, 'hex'), digest)) return undefined;
   if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return undefined;
-  const { api_key_id, key_last_used_at, key_hash: _hash, revoked_at: _revoked, expires_at: _expires, ...client } = row;
+  const { api_key_id, key_last_used_at, key_hash, revoked_at, expires_at, ...client } = row;
   return { client, apiKeyId: api_key_id, keyLastUsedAt: key_last_used_at };
 }
 

@@ -6,7 +6,11 @@ import { createClient, type CreatedClient } from './clients.js';
 
 const DEMO_MARKER = 'demo_client';
 
-export async function createDemoClientOnce(deps: { db: Db; secrets: SecretBox; now: () => number }): Promise<CreatedClient | undefined> {
+export async function createDemoClientOnce(deps: {
+  db: Db;
+  secrets: SecretBox;
+  now: () => number;
+}): Promise<CreatedClient | undefined> {
   const existing = await deps.db.selectFrom('clients').select('id').limit(1).executeTakeFirst();
   if (existing) return undefined;
   return deps.db.transaction().execute(async (trx) => {
@@ -17,7 +21,11 @@ export async function createDemoClientOnce(deps: { db: Db; secrets: SecretBox; n
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) return undefined;
     const created = await createClient({ ...deps, db: trx }, { name: 'Demo client' });
-    await trx.updateTable('app_state').set({ value: created.client.id }).where('key', '=', DEMO_MARKER).execute();
+    await trx
+      .updateTable('app_state')
+      .set({ value: created.client.id })
+      .where('key', '=', DEMO_MARKER)
+      .execute();
     return created;
   });
 }

@@ -38,7 +38,10 @@ interface Deps {
   now: () => number;
 }
 
-export async function createClient(deps: Deps, input: ClientSettings & { name: string }): Promise<CreatedClient> {
+export async function createClient(
+  deps: Deps,
+  input: ClientSettings & { name: string },
+): Promise<CreatedClient> {
   const settings = checkSettings(input);
   const now = deps.now();
   const webhookSecret = WEBHOOK_SECRET_PREFIX + crypto.randomBytes(24).toString('base64');
@@ -102,13 +105,19 @@ export async function listClients(deps: Pick<Deps, 'db' | 'now'>): Promise<Clien
 }
 
 /** Revokes the client's live keys, or only the one whose prefix is given. Returns how many. */
-export async function revokeKeys(deps: Pick<Deps, 'db' | 'now'>, clientId: string, prefix?: string): Promise<number> {
+export async function revokeKeys(
+  deps: Pick<Deps, 'db' | 'now'>,
+  clientId: string,
+  prefix?: string,
+): Promise<number> {
   await requireClient(deps.db, clientId);
+  const now = deps.now();
   let query = deps.db
     .updateTable('api_keys')
-    .set({ revoked_at: deps.now() })
+    .set({ revoked_at: now })
     .where('client_id', '=', clientId)
-    .where('revoked_at', 'is', null);
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
   if (prefix !== undefined) query = query.where('prefix', '=', prefix);
   const [result] = await query.execute();
   const count = Number(result?.numUpdatedRows ?? 0);
@@ -120,7 +129,11 @@ export async function revokeKeys(deps: Pick<Deps, 'db' | 'now'>, clientId: strin
  * Issues a new key; the client's other live keys keep working for `graceSeconds` (0: stop now), so an
  * integrator can switch without downtime.
  */
-export async function rotateKey(deps: Pick<Deps, 'db' | 'now'>, clientId: string, graceSeconds: number): Promise<string> {
+export async function rotateKey(
+  deps: Pick<Deps, 'db' | 'now'>,
+  clientId: string,
+  graceSeconds: number,
+): Promise<string> {
   await requireClient(deps.db, clientId);
   const now = deps.now();
   const until = now + graceSeconds * 1000;
@@ -142,7 +155,8 @@ async function requireClient(db: Db, id: string): Promise<void> {
 }
 
 function checkSettings<T extends ClientSettings>(input: T): T {
-  if (input.name !== undefined && input.name.trim() === '') throw new ClientInputError('name must not be empty');
+  if (input.name !== undefined && input.name.trim() === '')
+    throw new ClientInputError('name must not be empty');
   if (input.webhookUrl) {
     let url: URL | undefined;
     try {
@@ -168,7 +182,10 @@ function checkSettings<T extends ClientSettings>(input: T): T {
   if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
     throw new ClientInputError(`unknown time zone ${input.timezone} (use an IANA name such as Europe/Paris)`);
   }
-  if (input.linkTtlSeconds !== undefined && !(Number.isFinite(input.linkTtlSeconds) && input.linkTtlSeconds >= 60)) {
+  if (
+    input.linkTtlSeconds !== undefined &&
+    !(Number.isFinite(input.linkTtlSeconds) && input.linkTtlSeconds >= 60)
+  ) {
     throw new ClientInputError('link validity must be at least 60 seconds');
   }
   return serviceWindow === undefined ? input : { ...input, serviceWindow };

@@ -69,7 +69,11 @@ export async function issueCredentials(
  * Checks a token's signature, issuer, audience, expiry and use, and that the API key it was issued
  * with is still live. Returns undefined for any token that fails.
  */
-export async function verifyToken(deps: Deps, token: string, use: TokenUse): Promise<TokenClaims | undefined> {
+export async function verifyToken(
+  deps: Deps,
+  token: string,
+  use: TokenUse,
+): Promise<TokenClaims | undefined> {
   let payload: JWTPayload;
   try {
     const { kid } = decodeProtectedHeader(token);

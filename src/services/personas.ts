@@ -14,7 +14,11 @@ export async function createPersona(
   if (!(SUPPORTED_LANGUAGES as readonly string[]).includes(language)) {
     throw new PersonaInputError(`language must be one of ${SUPPORTED_LANGUAGES.join(', ')}`);
   }
-  const client = await deps.db.selectFrom('clients').select(['id', 'name']).where('id', '=', input.clientId).executeTakeFirst();
+  const client = await deps.db
+    .selectFrom('clients')
+    .select(['id', 'name'])
+    .where('id', '=', input.clientId)
+    .executeTakeFirst();
   if (!client) throw new PersonaInputError(`No client with id ${input.clientId}`);
   const template = templateFor(input.kind);
   return deps.db

@@ -4,7 +4,12 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Db, PortalUserRow } from '../adapters/db/schema.js';
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  opts: crypto.ScryptOptions,
+) => Promise<Buffer>;
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 
 export class UserInputError extends Error {
@@ -39,13 +44,23 @@ export async function createPortalUser(
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw new UserInputError(`${input.email} is not an e-mail address`);
   if (input.password.length < 12) throw new UserInputError('password must have at least 12 characters');
-  if (input.role === 'client' && input.clientId === undefined) throw new UserInputError('a client user needs --client');
-  if (input.role === 'operator' && input.clientId !== undefined) throw new UserInputError('an operator belongs to no client');
+  if (input.role === 'client' && input.clientId === undefined)
+    throw new UserInputError('a client user needs --client');
+  if (input.role === 'operator' && input.clientId !== undefined)
+    throw new UserInputError('an operator belongs to no client');
   if (input.clientId !== undefined) {
-    const client = await deps.db.selectFrom('clients').select('id').where('id', '=', input.clientId).executeTakeFirst();
+    const client = await deps.db
+      .selectFrom('clients')
+      .select('id')
+      .where('id', '=', input.clientId)
+      .executeTakeFirst();
     if (!client) throw new UserInputError(`No client with id ${input.clientId}`);
   }
-  const taken = await deps.db.selectFrom('portal_users').select('id').where('email', '=', email).executeTakeFirst();
+  const taken = await deps.db
+    .selectFrom('portal_users')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirst();
   if (taken) throw new UserInputError(`A user with e-mail ${email} exists already`);
   const row: PortalUserRow = {
     id: crypto.randomUUID(),

@@ -123,7 +123,11 @@ export async function rotateSigningKey(deps: Deps, verifyForSeconds: number): Pr
 }
 
 export async function listSigningKeys(db: Db) {
-  return db.selectFrom('signing_keys').select(['kid', 'alg', 'created_at', 'retired_at']).orderBy('created_at').execute();
+  return db
+    .selectFrom('signing_keys')
+    .select(['kid', 'alg', 'created_at', 'retired_at'])
+    .orderBy('created_at')
+    .execute();
 }
 
 async function addSigningKey(deps: Deps, now: number): Promise<string> {

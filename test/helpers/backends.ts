@@ -16,7 +16,10 @@ export interface TestEnvironment {
 }
 
 /** Settings for a fresh, empty installation on `backend`; `extra` adds or overrides settings. */
-export async function testEnvironment(backend: Backend, extra: Record<string, string> = {}): Promise<TestEnvironment> {
+export async function testEnvironment(
+  backend: Backend,
+  extra: Record<string, string> = {},
+): Promise<TestEnvironment> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-test-'));
   const postgres = backend === 'postgres' ? await createPostgresDatabase() : undefined;
   const env: Record<string, string> = {

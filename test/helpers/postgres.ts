@@ -2,7 +2,8 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const POSTGRES_ADMIN_URL =
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `walkaround_test_${crypto.randomBytes(6).toString('hex')}`;

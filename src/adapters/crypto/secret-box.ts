@@ -17,7 +17,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       const iv = crypto.randomBytes(12);
       const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+      return ['v1', iv, cipher.getAuthTag(), body]
+        .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+        .join('.');
     },
     open(sealed) {
       const [version, iv, tag, body] = sealed.split('.');
@@ -26,7 +28,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       }
       const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      );
     },
   };
 }

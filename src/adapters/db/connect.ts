@@ -20,7 +20,7 @@ export interface Database {
 
 const INT8_OID = 20;
 
-export function openDatabase(target: DatabaseTarget): Database {
+export function openDatabase(target: DatabaseTarget, onIdleError?: (error: Error) => void): Database {
   if (target.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(target.file), { recursive: true });
     const handle = new SQLite(target.file);
@@ -32,23 +32,31 @@ export function openDatabase(target: DatabaseTarget): Database {
     const db: Db = new Kysely({ dialect: new SqliteDialect({ database: handle }) });
     return { db, dialect: 'sqlite', driver: { kind: 'sqlite', handle }, close: () => db.destroy() };
   }
-  const handle = new pg.Pool({
-    connectionString: target.url,
-    max: 20,
-    // Times are epoch milliseconds in bigint columns: well inside Number's exact range.
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
-  });
+  // Times are epoch milliseconds in bigint columns: well inside Number's exact range.
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(INT8_OID, Number);
+  const handle = new pg.Pool({ connectionString: target.url, max: 20, types });
+  // An idle connection the server drops (restart, failover) must not crash the process; the pool
+  // replaces it on next use.
+  handle.on('error', (error) => onIdleError?.(error));
   const db: Db = new Kysely({ dialect: new PostgresDialect({ pool: handle }) });
   return { db, dialect: 'postgres', driver: { kind: 'postgres', handle }, close: () => db.destroy() };
 }
 
-/** Applies pending migrations; safe when several processes start at once (Kysely takes a lock). */
+/**
+ * Applies pending migrations; safe when several processes start at once. PostgreSQL: Kysely takes an
+ * advisory lock. SQLite has no lock across connections, but each migration runs in a transaction, so a
+ * process that loses the race rolls back and, on its next try, finds the work done.
+ */
 export async function migrate(database: Database): Promise<string[]> {
   const migrator = new Migrator({ db: database.db, provider: migrationProvider(database.dialect) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    const failure = error instanceof Error ? error : new Error('migration failed', { cause: error });
+    const lostRace =
+      database.dialect === 'sqlite' && /already exists|SQLITE_BUSY|database is locked/i.test(failure.message);
+    if (!lostRace || attempt === 5) throw failure;
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+  }
 }

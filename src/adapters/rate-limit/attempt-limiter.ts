@@ -28,7 +28,10 @@ export async function createCounter(
     const tableName = `rate_limit_${opts.name}`;
     const limiter: RateLimiterAbstract =
       driver.kind === 'sqlite'
-        ? new RateLimiterSQLite({ ...base, storeClient: driver.handle, storeType: 'better-sqlite3', tableName }, ready)
+        ? new RateLimiterSQLite(
+            { ...base, storeClient: driver.handle, storeType: 'better-sqlite3', tableName },
+            ready,
+          )
         : new RateLimiterPostgres({ ...base, storeClient: driver.handle, tableName }, ready);
   });
 }

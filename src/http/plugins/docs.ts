@@ -4,7 +4,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-export const docsPlugin = fp(async function docs(app: FastifyInstance, opts: { publicBaseUrl: string; version: string }) {
+export const docsPlugin = fp(async function docs(
+  app: FastifyInstance,
+  opts: { publicBaseUrl: string; version: string },
+) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -17,13 +20,26 @@ export const docsPlugin = fp(async function docs(app: FastifyInstance, opts: { p
       servers: [{ url: opts.publicBaseUrl }],
       components: {
         securitySchemes: {
-          uploadToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The `refresh_token` from /api/authenticate.' },
-          renewToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The `access_token` from /api/authenticate.' },
+          uploadToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'The `refresh_token` from /api/authenticate.',
+          },
+          renewToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'The `access_token` from /api/authenticate.',
+          },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         },
       },
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
 });

@@ -24,7 +24,11 @@ export function surfaceOf(request: FastifyRequest): Surface {
 }
 
 /** The error body of each surface. */
-export function errorBody(surface: Surface, message: string, request: FastifyRequest): Record<string, string> {
+export function errorBody(
+  surface: Surface,
+  message: string,
+  request: FastifyRequest,
+): Record<string, string> {
   switch (surface) {
     case 'link':
       return { status: 'false', message };
@@ -39,19 +43,28 @@ export function errorBody(surface: Surface, message: string, request: FastifyReq
   }
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, code: ErrorCode, retryAfterSeconds?: number) {
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ErrorCode,
+  retryAfterSeconds?: number,
+) {
   const entry = catalogue[code];
   if (retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.ceil(retryAfterSeconds)));
   return reply.status(entry.status).send(errorBody(surfaceOf(request), entry.message, request));
 }
 
 function isClientError(error: FastifyError): boolean {
-  return error.validation !== undefined || (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500);
+  return (
+    error.validation !== undefined ||
+    (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+  );
 }
 
 export const errorsPlugin = fp(function errors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return sendError(request, reply, error.code, error.options.retryAfterSeconds);
+    if (error instanceof AppError)
+      return sendError(request, reply, error.code, error.options.retryAfterSeconds);
     const surface = surfaceOf(request);
     if (isClientError(error)) {
       request.log.info({ err: error }, 'request rejected');

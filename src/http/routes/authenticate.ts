@@ -1,6 +1,5 @@
 // POST /api/authenticate and POST /api/refresh (spec 4.1, 5, 7.2; D3).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { AppError } from '../../domain/errors.js';
 import { authenticate } from '../../services/authenticate.js';
 import { renewCredentials } from '../../services/credentials.js';
@@ -23,7 +22,11 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       },
     },
     async (request) =>
-      authenticate(deps, { key: request.body.key, clientId: request.body.client_id || undefined, address: request.ip }),
+      authenticate(deps, {
+        key: request.body.key,
+        clientId: request.body.client_id || undefined,
+        address: request.ip,
+      }),
   );
 
   app.post(

@@ -9,15 +9,18 @@ const Status = Type.Object({ status: Type.String() });
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/healthz',
-    { logLevel: 'warn', schema: { tags: ['Operations'], summary: 'Liveness', response: { 200: Status } } },
+    { schema: { tags: ['Operations'], summary: 'Liveness', response: { 200: Status } } },
     () => ({ status: 'ok' }),
   );
 
   app.get(
     '/readyz',
     {
-      logLevel: 'warn',
-      schema: { tags: ['Operations'], summary: 'Readiness: the database answers', response: { 200: Status, 503: Status } },
+      schema: {
+        tags: ['Operations'],
+        summary: 'Readiness: the database answers',
+        response: { 200: Status, 503: Status },
+      },
     },
     async (request, reply) => {
       try {

@@ -51,11 +51,17 @@ export function foundation(dialect: Dialect) {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('spent_credentials_pk', ['kind', 'id'])
         .execute();
-      await db.schema.createIndex('spent_credentials_expiry').on('spent_credentials').column('expires_at').execute();
+      await db.schema
+        .createIndex('spent_credentials_expiry')
+        .on('spent_credentials')
+        .column('expires_at')
+        .execute();
 
       await db.schema
         .createTable('personas')
-        .addColumn('id', autoId, (c) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('id', autoId, (c) =>
+          dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
         .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('photo', 'video')`))

@@ -1,0 +1,166 @@
+// The operator CLI (D9) as an operator runs it: real processes, exit codes, --json output.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';
+import { runCli } from '../helpers/process.js';
+
+describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
+  let environment: TestEnvironment;
+  const cli = (...args: string[]) => runCli(args, environment.env);
+  /** Runs a --json command: exit 0 and exactly one JSON object on stdout. */
+  const json = async <T = Record<string, unknown>>(...args: string[]): Promise<T> => {
+    const result = await cli(...args, '--json');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    return JSON.parse(result.stdout) as T;
+  };
+
+  beforeAll(async () => {
+    environment = await testEnvironment(backend);
+  });
+  afterAll(async () => environment?.cleanup());
+
+  it('migrate applies the migrations once', async () => {
+    expect(await json('migrate')).toEqual({ database: backend, applied: ['0001-foundation'] });
+    expect(await json('migrate')).toEqual({ database: backend, applied: [] });
+  });
+
+  it('clients create prints the id, API key and webhook secret; update, list, rotate-key and revoke-key work', async () => {
+    const created = await json<{ id: string; api_key: string; webhook_secret: string }>(
+      'clients',
+      'create',
+      '--name',
+      'Acme',
+      '--webhook-url',
+      'https://hooks.example.com/a',
+      '--quota',
+      '500',
+    );
+    expect(created).toMatchObject({
+      name: 'Acme',
+      webhook_url: 'https://hooks.example.com/a',
+      quota_per_hour: 500,
+    });
+    expect(created.api_key).toMatch(/^wk_live_/);
+    expect(created.webhook_secret).toMatch(/^whsec_/);
+
+    const updated = await json(
+      'clients',
+      'update',
+      created.id,
+      '--service-window',
+      'mon-fri 08:00-18:00',
+      '--timezone',
+      'Europe/Paris',
+      '--token-ttl',
+      '48h',
+    );
+    expect(updated).toMatchObject({
+      service_window: 'mon-fri 08:00-18:00',
+      timezone: 'Europe/Paris',
+      link_ttl_seconds: 172800,
+    });
+
+    const rotated = await json<{ api_key: string }>('clients', 'rotate-key', created.id, '--grace', '0');
+    expect(rotated.api_key).not.toBe(created.api_key);
+
+    const listed = await json<{ clients: { id: string; keys: { prefix: string }[] }[] }>('clients', 'list');
+    const acme = listed.clients.find((c) => c.id === created.id);
+    expect(acme?.keys.map((k) => k.prefix)).toEqual([rotated.api_key.slice(0, 14)]);
+    expect(JSON.stringify(listed)).not.toContain(created.api_key);
+
+    expect(await json('clients', 'revoke-key', created.id)).toEqual({ client_id: created.id, revoked: 1 });
+  });
+
+  it('prints readable text without --json', async () => {
+    const result = await cli('clients', 'create', '--name', 'Readable');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/API key:\s+wk_live_/);
+    expect(result.stdout).toContain('shown this once');
+  });
+
+  it('personas create prints an integer persona id; personas list shows it', async () => {
+    const { id: clientId } = await json<{ id: string }>('clients', 'create', '--name', 'With personas');
+    const photo = await json<{ id: number; steps: unknown[] }>(
+      'personas',
+      'create',
+      '--client',
+      clientId,
+      '--kind',
+      'photo',
+    );
+    expect(Number.isInteger(photo.id)).toBe(true);
+    expect(photo.steps).toHaveLength(11);
+    const video = await json<{ id: number; kind: string }>(
+      'personas',
+      'create',
+      '--client',
+      clientId,
+      '--kind',
+      'video',
+    );
+    expect(video.kind).toBe('video');
+    const listed = await json<{ personas: { id: number }[] }>('personas', 'list', '--client', clientId);
+    expect(listed.personas.map((p) => p.id)).toEqual([photo.id, video.id]);
+  });
+
+  it('users create makes operators and client users', async () => {
+    const operator = await json<{ password: string; role: string }>(
+      'users',
+      'create',
+      '--email',
+      'ops@example.com',
+      '--role',
+      'operator',
+    );
+    expect(operator.role).toBe('operator');
+    expect(operator.password.length).toBeGreaterThanOrEqual(12);
+    const { id: clientId } = await json<{ id: string }>('clients', 'create', '--name', 'With users');
+    const viaStdin = await runCli(
+      [
+        'users',
+        'create',
+        '--email',
+        'viewer@example.com',
+        '--role',
+        'client',
+        '--client',
+        clientId,
+        '--password-stdin',
+        '--json',
+      ],
+      environment.env,
+      'a long enough password\n',
+    );
+    expect(viaStdin.code).toBe(0);
+    expect(JSON.parse(viaStdin.stdout)).toMatchObject({ email: 'viewer@example.com', client_id: clientId });
+    expect(viaStdin.stdout).not.toContain('password');
+  });
+
+  it('signing-keys rotate adds a signing key', async () => {
+    const rotated = await json<{ kid: string }>('signing-keys', 'rotate');
+    const listed = await json<{ keys: { kid: string; retired_at: number | null }[] }>('signing-keys', 'list');
+    expect(listed.keys.find((k) => k.retired_at === null)?.kid).toBe(rotated.kid);
+  });
+
+  it.each([
+    [['clients', 'update', 'no-such-client', '--quota', '5'], 'walkaround: No client with id no-such-client'],
+    [
+      ['clients', 'create', '--name', 'X', '--quota', 'many'],
+      "option '--quota <n>' argument 'many' is invalid. expected a positive integer",
+    ],
+    [
+      ['clients', 'update', 'x', '--service-window', 'sometimes'],
+      'walkaround: service window: "sometimes" is not of the form "mon-fri 08:00-18:00"',
+    ],
+    [
+      ['personas', 'create', '--client', 'x', '--kind', 'audio'],
+      "option '--kind <kind>' argument 'audio' is invalid. expected one of photo, video",
+    ],
+    [['nonsense'], "unknown command 'nonsense'"],
+  ])('exits non-zero with a clear message for %j', async (args, message) => {
+    const result = await cli(...args);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(message);
+  });
+});
