@@ -9,7 +9,7 @@ describe('loadConfig', () => {
     expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('data/walkaround.db') });
     expect(config.publicBaseUrl).toBe('http://localhost:8080');
     expect(config.superappUrl).toBe('http://localhost:8080/app');
-    expect(config.allowPrivateNetworks).toBe(false);
+    expect(config.outbound.allowPrivateNetworks).toBe(false);
     expect(config.refreshTokenTtlSeconds).toBe(3600);
     expect(config.accessTokenTtlSeconds).toBe(86400);
     expect(Object.isFrozen(config)).toBe(true);
@@ -30,7 +30,7 @@ describe('loadConfig', () => {
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/w' });
     expect(config.publicBaseUrl).toBe('https://inspect.example.com');
     expect(config.superappUrl).toBe('https://inspect.example.com/app');
-    expect(config.allowPrivateNetworks).toBe(true);
+    expect(config.outbound.allowPrivateNetworks).toBe(true);
     expect(config.refreshTokenTtlSeconds).toBe(1800);
     expect(config.secretKey?.length).toBe(32);
   });

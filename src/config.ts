@@ -118,6 +118,119 @@ export const settingsSchema = Type.Object({
       secret: true,
     }),
   ),
+  S3_BUCKET: Type.Optional(
+    setting((o) => Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$', ...o }), {
+      description:
+        'When set, media is stored in this S3-compatible bucket instead of `$DATA_DIR/media` (scale mode).',
+      examples: ['walkaround-media'],
+      hint: 'an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)',
+    }),
+  ),
+  S3_ENDPOINT: Type.Optional(
+    setting((o) => Type.String({ pattern: '^https?://[^\\s]+$', ...o }), {
+      description: 'Endpoint of the S3-compatible store. Default: AWS S3 of `S3_REGION`.',
+      examples: ['http://minio:9000'],
+      hint: 'an http(s) URL',
+    }),
+  ),
+  S3_REGION: setting((o) => Type.String({ minLength: 1, default: 'us-east-1', ...o }), {
+    description: 'Region of the bucket.',
+    examples: ['eu-west-1'],
+  }),
+  S3_ACCESS_KEY_ID: Type.Optional(
+    setting((o) => Type.String({ minLength: 1, ...o }), {
+      description: "Access key id. Default: the AWS SDK's own chain (environment, instance role).",
+      examples: ['AKIA…'],
+      secret: true,
+    }),
+  ),
+  S3_SECRET_ACCESS_KEY: Type.Optional(
+    setting((o) => Type.String({ minLength: 1, ...o }), {
+      description: 'Secret access key, with `S3_ACCESS_KEY_ID`.',
+      examples: ['…'],
+      secret: true,
+    }),
+  ),
+  S3_FORCE_PATH_STYLE: setting((o) => Type.Boolean({ default: false, ...o }), {
+    description: 'Address the bucket as `endpoint/bucket` (MinIO and most self-hosted stores need it).',
+    examples: ['true'],
+    hint: 'true or false',
+  }),
+  FETCH_CONNECT_TIMEOUT: setting((o) => Type.String({ pattern: DURATION, default: '5s', ...o }), {
+    description: 'Connect timeout of outbound requests (media URLs, webhooks, providers).',
+    examples: ['5s'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
+  FETCH_TIMEOUT: setting((o) => Type.String({ pattern: DURATION, default: '60s', ...o }), {
+    description: 'Total time allowed to fetch one media URL, body included.',
+    examples: ['60s'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
+  FETCH_CONCURRENCY: setting((o) => Type.Integer({ minimum: 1, maximum: 64, default: 8, ...o }), {
+    description: 'Media URLs of one upload fetched at the same time.',
+    examples: ['8'],
+    hint: 'an integer from 1 to 64',
+  }),
+  FETCH_MAX_REDIRECTS: setting((o) => Type.Integer({ minimum: 0, maximum: 20, default: 5, ...o }), {
+    description: 'Redirects followed per outbound request; each target is checked again.',
+    examples: ['5'],
+    hint: 'an integer from 0 to 20',
+  }),
+  DAMAGE_MODEL_PATH: Type.Optional(
+    setting((o) => Type.String({ minLength: 1, ...o }), {
+      description:
+        'Local ONNX damage model (YOLO-style detection output). With `DAMAGE_LABELS_PATH`. Unset: no local model.',
+      examples: ['/models/damage.onnx'],
+    }),
+  ),
+  DAMAGE_LABELS_PATH: Type.Optional(
+    setting((o) => Type.String({ minLength: 1, ...o }), {
+      description: 'Labels of the damage model, one per line, in class order (`part:type` or `type`).',
+      examples: ['/models/damage.labels'],
+    }),
+  ),
+  DAMAGE_KSERVE_URL: Type.Optional(
+    setting((o) => Type.String({ pattern: '^https?://[^\\s]+$', ...o }), {
+      description:
+        'Remote damage model on an Open Inference Protocol (KServe v2 / Triton HTTP) server, for example `http://triton:8000`.',
+      examples: ['http://triton:8000'],
+      hint: 'an http(s) URL',
+    }),
+  ),
+  DAMAGE_KSERVE_MODEL: setting((o) => Type.String({ minLength: 1, default: 'damage', ...o }), {
+    description: 'Model name on the KServe v2 server.',
+    examples: ['damage'],
+  }),
+  DAMAGE_MIN_CONFIDENCE: setting((o) => Type.Number({ minimum: 0, maximum: 1, default: 0.35, ...o }), {
+    description: 'Damage detections below this confidence are dropped.',
+    examples: ['0.35'],
+    hint: 'a number from 0 to 1',
+  }),
+  JOB_LEASE: setting((o) => Type.String({ pattern: DURATION, default: '30s', ...o }), {
+    description:
+      'How long a worker holds a job without renewing its claim; a job of a worker that died runs again after this.',
+    examples: ['30s'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
+  WORKER_CONCURRENCY: setting((o) => Type.Integer({ minimum: 1, maximum: 64, default: 2, ...o }), {
+    description: 'Jobs one worker process runs at the same time.',
+    examples: ['2'],
+    hint: 'an integer from 1 to 64',
+  }),
+  WEBHOOK_RETRY_SCHEDULE: setting(
+    (o) =>
+      Type.String({
+        pattern: '^\\s*\\d+(ms|s|m|h|d)?(\\s*,\\s*\\d+(ms|s|m|h|d)?)*\\s*$',
+        default: '5s,5m,30m,2h,5h,10h,10h',
+        ...o,
+      }),
+    {
+      description:
+        'Waits before each retry of a webhook delivery that failed (D6); after the last, the message is marked failed.',
+      examples: ['5s,5m,30m,2h,5h,10h,10h'],
+      hint: 'comma-separated durations such as 5s,5m,30m',
+    },
+  ),
   LOG_LEVEL: setting(
     (o) =>
       Type.Union(
@@ -144,7 +257,6 @@ export interface Config {
   database: DatabaseTarget;
   publicBaseUrl: string;
   superappUrl: string;
-  allowPrivateNetworks: boolean;
   trustProxy: boolean;
   /** Explicit master key; undefined means "the one in $DATA_DIR/secret.key". */
   secretKey: Buffer | undefined;
@@ -154,8 +266,40 @@ export interface Config {
   authFailureLimit: number;
   authFailureWindowSeconds: number;
   redisUrl: string | undefined;
+  /** Object storage; undefined means the local disk under `$DATA_DIR/media`. */
+  s3: S3Settings | undefined;
+  outbound: OutboundSettings;
+  damageModel: DamageModelSettings;
+  jobLeaseMs: number;
+  /** Seconds before each webhook retry. */
+  webhookRetrySchedule: number[];
+  workerConcurrency: number;
   logLevel: Settings['LOG_LEVEL'];
 }
+
+export interface S3Settings {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+}
+
+/** Limits of every outbound request (safe-fetch). */
+export interface OutboundSettings {
+  allowPrivateNetworks: boolean;
+  connectTimeoutMs: number;
+  timeoutMs: number;
+  concurrency: number;
+  maxRedirects: number;
+}
+
+/** Where damage detection comes from (D5): a local ONNX file, a KServe v2 server, or nothing. */
+export type DamageModelSettings = (
+  | { kind: 'onnx'; modelPath: string; labelsPath: string }
+  | { kind: 'kserve'; url: string; model: string }
+  | { kind: 'none' }
+) & { minConfidence: number };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -185,7 +329,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     database: databaseTarget(s.DATABASE_URL, s.DATA_DIR),
     publicBaseUrl,
     superappUrl: stripSlash(s.SUPERAPP_URL ?? `${publicBaseUrl}/app`),
-    allowPrivateNetworks: s.ALLOW_PRIVATE_NETWORKS,
     trustProxy: s.TRUST_PROXY,
     secretKey: s.SECRET_KEY === undefined ? undefined : decodeSecretKey(s.SECRET_KEY),
     refreshTokenTtlSeconds: durationSeconds('REFRESH_TOKEN_TTL', s.REFRESH_TOKEN_TTL),
@@ -194,6 +337,20 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     authFailureLimit: s.AUTH_FAILURE_LIMIT,
     authFailureWindowSeconds: durationSeconds('AUTH_FAILURE_WINDOW', s.AUTH_FAILURE_WINDOW),
     redisUrl: s.REDIS_URL,
+    s3: s3Settings(s),
+    damageModel: damageModelSettings(s),
+    jobLeaseMs: durationSeconds('JOB_LEASE', s.JOB_LEASE) * 1000,
+    webhookRetrySchedule: s.WEBHOOK_RETRY_SCHEDULE.split(',').map((d) =>
+      durationSeconds('WEBHOOK_RETRY_SCHEDULE', d.trim()),
+    ),
+    workerConcurrency: s.WORKER_CONCURRENCY,
+    outbound: {
+      allowPrivateNetworks: s.ALLOW_PRIVATE_NETWORKS,
+      connectTimeoutMs: durationSeconds('FETCH_CONNECT_TIMEOUT', s.FETCH_CONNECT_TIMEOUT) * 1000,
+      timeoutMs: durationSeconds('FETCH_TIMEOUT', s.FETCH_TIMEOUT) * 1000,
+      concurrency: s.FETCH_CONCURRENCY,
+      maxRedirects: s.FETCH_MAX_REDIRECTS,
+    },
     logLevel: s.LOG_LEVEL,
   });
 }
@@ -210,6 +367,45 @@ function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarge
   if (url === undefined) return { kind: 'sqlite', file: path.resolve(dataDir, 'walkaround.db') };
   if (url.startsWith('sqlite:')) return { kind: 'sqlite', file: path.resolve(url.slice('sqlite:'.length)) };
   return { kind: 'postgres', url };
+}
+
+function s3Settings(s: Settings): S3Settings | undefined {
+  if (s.S3_BUCKET === undefined) return undefined;
+  if ((s.S3_ACCESS_KEY_ID === undefined) !== (s.S3_SECRET_ACCESS_KEY === undefined))
+    throw new ConfigError(
+      'Invalid setting S3_SECRET_ACCESS_KEY=(hidden): S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together.',
+    );
+  return {
+    bucket: s.S3_BUCKET,
+    endpoint: s.S3_ENDPOINT,
+    region: s.S3_REGION,
+    credentials:
+      s.S3_ACCESS_KEY_ID && s.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: s.S3_ACCESS_KEY_ID, secretAccessKey: s.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    forcePathStyle: s.S3_FORCE_PATH_STYLE,
+  };
+}
+
+function damageModelSettings(s: Settings): DamageModelSettings {
+  const minConfidence = s.DAMAGE_MIN_CONFIDENCE;
+  if (s.DAMAGE_MODEL_PATH !== undefined && s.DAMAGE_KSERVE_URL !== undefined)
+    throw new ConfigError(
+      'Invalid setting DAMAGE_KSERVE_URL: set either DAMAGE_MODEL_PATH (local ONNX) or DAMAGE_KSERVE_URL, not both.',
+    );
+  if (s.DAMAGE_MODEL_PATH !== undefined) {
+    if (s.DAMAGE_LABELS_PATH === undefined)
+      throw new ConfigError('Invalid setting DAMAGE_LABELS_PATH: required with DAMAGE_MODEL_PATH.');
+    return { kind: 'onnx', modelPath: s.DAMAGE_MODEL_PATH, labelsPath: s.DAMAGE_LABELS_PATH, minConfidence };
+  }
+  if (s.DAMAGE_KSERVE_URL !== undefined)
+    return {
+      kind: 'kserve',
+      url: s.DAMAGE_KSERVE_URL.replace(/\/+$/, ''),
+      model: s.DAMAGE_KSERVE_MODEL,
+      minConfidence,
+    };
+  return { kind: 'none', minConfidence };
 }
 
 function decodeSecretKey(text: string): Buffer {

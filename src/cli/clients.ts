@@ -1,10 +1,11 @@
-// walkaround clients create|update|list|revoke-key|rotate-key (D9)
+// walkaround clients create|update|list|revoke-key|rotate-key|rotate-webhook-secret (D9)
 import { Command } from 'commander';
 import {
   createClient,
   listClients,
   revokeKeys,
   rotateKey,
+  rotateWebhookSecret,
   updateClient,
   type ClientSettings,
 } from '../services/clients.js';
@@ -19,6 +20,7 @@ interface SettingOptions {
   serviceWindow?: string;
   timezone?: string;
   tokenTtl?: number;
+  webhookEvents?: string;
   json?: boolean;
 }
 
@@ -29,6 +31,9 @@ const settingsFrom = (o: SettingOptions): ClientSettings => ({
   ...(o.serviceWindow !== undefined && { serviceWindow: o.serviceWindow }),
   ...(o.timezone !== undefined && { timezone: o.timezone }),
   ...(o.tokenTtl !== undefined && { linkTtlSeconds: o.tokenTtl }),
+  ...(o.webhookEvents !== undefined && {
+    webhookEvents: o.webhookEvents === 'all' ? null : o.webhookEvents.split(',').map((e) => e.trim()),
+  }),
 });
 
 const clientJson = (c: ClientRow) => ({
@@ -39,6 +44,7 @@ const clientJson = (c: ClientRow) => ({
   service_window: c.service_window ?? 'always',
   timezone: c.timezone,
   link_ttl_seconds: c.link_ttl_seconds,
+  webhook_events: c.webhook_events === null ? 'all' : (JSON.parse(c.webhook_events) as string[]),
 });
 
 const clientLines = (c: ClientRow): [string, string][] => [
@@ -48,6 +54,10 @@ const clientLines = (c: ClientRow): [string, string][] => [
   ['quota', `${c.quota_per_hour} uploads per hour`],
   ['service window', `${c.service_window ?? 'always'} (${c.timezone})`],
   ['link validity', `${c.link_ttl_seconds} s`],
+  [
+    'webhook events',
+    c.webhook_events === null ? 'all' : (JSON.parse(c.webhook_events) as string[]).join(', '),
+  ],
 ];
 
 function withSettingOptions(command: Command): Command {
@@ -57,6 +67,7 @@ function withSettingOptions(command: Command): Command {
     .option('--service-window <spec>', 'hours of service, e.g. "mon-fri 08:00-18:00" or "always"')
     .option('--timezone <tz>', 'IANA time zone of the service window, e.g. Europe/Paris')
     .option('--token-ttl <duration>', 'validity of inspection links (e.g. 72h)', durationSeconds)
+    .option('--webhook-events <types>', 'event types sent to the webhook, comma-separated, or "all"')
     .option('--json', 'print one JSON object');
 }
 
@@ -150,6 +161,29 @@ export function clientsCommand(): Command {
             table([
               ['API key', apiKey],
               ['old keys', o.grace === 0 ? 'stopped now' : `keep working for ${o.grace} s`],
+            ]),
+          ].join('\n'),
+        );
+      }),
+    );
+
+  clients
+    .command('rotate-webhook-secret')
+    .argument('<id>', 'client id')
+    .description(
+      'issue a new webhook secret; deliveries are signed with the old one too for the grace period',
+    )
+    .option('--grace <duration>', 'how long the old secret also signs', durationSeconds, 24 * 3600)
+    .option('--json', 'print one JSON object')
+    .action((id: string, o: { grace: number; json?: boolean }) =>
+      withStorage(async (deps) => {
+        const secret = await rotateWebhookSecret(deps, id, o.grace);
+        print(o.json, { client_id: id, webhook_secret: secret, old_secret_signs_for_seconds: o.grace }, () =>
+          [
+            'New webhook secret (shown this once):',
+            table([
+              ['webhook secret', secret],
+              ['old secret', o.grace === 0 ? 'stopped now' : `also signs for ${o.grace} s`],
             ]),
           ].join('\n'),
         );

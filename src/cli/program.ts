@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { clientsCommand } from './clients.js';
+import { deliveriesCommand } from './deliveries.js';
+import { inspectionsCommand } from './inspections.js';
 import { migrateCommand } from './migrate.js';
 import { personasCommand } from './personas.js';
 import { serveCommand } from './serve.js';
@@ -19,5 +21,7 @@ export function buildProgram(): Command {
     .addCommand(personasCommand())
     .addCommand(usersCommand())
     .addCommand(signingKeysCommand())
+    .addCommand(inspectionsCommand())
+    .addCommand(deliveriesCommand())
     .showHelpAfterError();
 }

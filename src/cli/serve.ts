@@ -3,13 +3,17 @@ import closeWithGrace from 'close-with-grace';
 import { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
-import { buildApp, buildUrlgenApp } from '../http/app.js';
+import { buildApp, buildHealthApp, buildUrlgenApp } from '../http/app.js';
 import { createDemoClientOnce } from '../services/bootstrap.js';
+import { startWorker } from '../workers/run.js';
 import type { CreatedClient } from '../services/clients.js';
 import { table } from './context.js';
 import { oneOf } from './options.js';
 
 type Role = 'api' | 'worker' | 'all';
+
+/** Staging files of other live processes are younger than this (an upload takes minutes at most). */
+const STAGING_MAX_AGE_MS = 6 * 3600_000;
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -19,21 +23,25 @@ export function serveCommand(): Command {
       const config = loadConfig();
       const deps = await buildDeps(config);
       const demo = await createDemoClientOnce(deps);
-      const app = await buildApp(deps);
+      // Uploads cut off by a crash or kill left staging files behind; nothing references them.
+      const swept = await deps.storage.sweep(STAGING_MAX_AGE_MS);
+      if (swept > 0) deps.logger.info({ swept }, 'removed leftovers of interrupted uploads');
+      // A worker serves health only, so its orchestrator can probe it like any other process.
+      const app = o.role === 'worker' ? await buildHealthApp(deps) : await buildApp(deps);
       const urlgen = config.urlgenPort === undefined ? undefined : await buildUrlgenApp(deps);
+      const worker = o.role === 'api' ? undefined : await startWorker(deps);
 
       closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
         if (err) deps.logger.error({ err }, 'stopping after an unexpected error');
         else deps.logger.info({ signal }, 'stopping');
         await Promise.all([app.close(), urlgen?.close()]);
+        await worker?.stop();
         await deps.close();
       });
 
-      if (o.role !== 'worker') {
-        await app.listen({ port: config.port, host: config.host });
-        if (urlgen && config.urlgenPort !== undefined)
-          await urlgen.listen({ port: config.urlgenPort, host: config.host });
-      }
+      await app.listen({ port: config.port, host: config.host });
+      if (o.role !== 'worker' && urlgen && config.urlgenPort !== undefined)
+        await urlgen.listen({ port: config.urlgenPort, host: config.host });
       if (demo) printDemoClient(demo, config);
       deps.logger.info(
         { role: o.role, port: config.port, database: config.database.kind },

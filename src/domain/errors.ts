@@ -106,6 +106,48 @@ export const catalogue = {
     surface: 'upload',
     when: 'A `url_pairs` entry without exactly two images.',
   },
+  UPLOAD_IMAGE_TOO_LARGE: {
+    status: 400,
+    message: 'Please upload image less than 70 MB.',
+    surface: 'upload',
+    when: 'One image file of 70 MB or more (not in the spec; keeps one request bounded).',
+  },
+  UPLOAD_TOO_MANY_VIDEOS: {
+    status: 400,
+    message: 'Maximum 10 videos upload possible',
+    surface: 'upload',
+    when: 'More than 10 videos in one request (not in the spec; keeps one request bounded).',
+  },
+  UPLOAD_FIELD_REQUIRED: {
+    status: 400,
+    message: '<field> is required',
+    surface: 'upload',
+    when: 'A required field (`session`, `case_id`, `urls`, `files`, `type`) is missing or not of its type.',
+  },
+  UPLOAD_TYPE_NOT_URLS: {
+    status: 400,
+    message: 'type must be urls',
+    surface: 'upload',
+    when: 'A JSON upload whose `type` is not `urls`.',
+  },
+  UPLOAD_TYPE_NOT_FILE: {
+    status: 400,
+    message: 'type must be file',
+    surface: 'upload',
+    when: 'A multipart upload whose `type` is not `file`.',
+  },
+  UPLOAD_INVALID_FIELD: {
+    status: 400,
+    message: '<field> is invalid',
+    surface: 'upload',
+    when: 'An optional field of the wrong type or form (for example a `callback_url` that is not an http(s) URL).',
+  },
+  UPLOAD_FETCH_FAILED: {
+    status: 400,
+    message: 'Could not fetch <url>',
+    surface: 'upload',
+    when: 'A media URL that could not be fetched: refused address, error status, timeout, too large.',
+  },
   UPLOAD_CALLBACK_REQUIRED: {
     status: 400,
     message: 'please provide callback_url',
@@ -182,7 +224,18 @@ export const catalogue = {
     surface: 'plain',
     when: 'A request that fails its schema.',
   },
-  NOT_FOUND: { status: 404, message: 'Not found', surface: 'plain', when: 'No such route.' },
+  API_KEY_REQUIRED: {
+    status: 401,
+    message: 'API Key not valid',
+    surface: 'plain',
+    when: 'A read API (`/api/inspections/…`) without a live API key in `x-api-key`.',
+  },
+  NOT_FOUND: {
+    status: 404,
+    message: 'Not found',
+    surface: 'plain',
+    when: "No such route, or no such inspection for the caller's client.",
+  },
   INTERNAL: {
     status: 500,
     message: 'Internal server error',
@@ -199,11 +252,21 @@ export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
-    readonly options: { retryAfterSeconds?: number; cause?: unknown } = {},
+    readonly options: {
+      retryAfterSeconds?: number;
+      /** Values of the entry's `<name>` placeholders. */
+      params?: Record<string, string>;
+      cause?: unknown;
+    } = {},
   ) {
-    super(catalogue[code].message, { cause: options.cause });
+    super(renderMessage(code, options.params), { cause: options.cause });
     this.status = catalogue[code].status;
   }
+}
+
+/** The entry's message with its `<name>` placeholders filled in. */
+export function renderMessage(code: ErrorCode, params: Record<string, string> = {}): string {
+  return catalogue[code].message.replace(/<(\w+)>/g, (whole, name: string) => params[name] ?? whole);
 }
 
 /** The entry answered for an error no rule foresaw, per surface (D3, D4, D7). */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isTimeZone, isWithinWindow, parseServiceWindow, ServiceWindowError } from './service-window.js';
+import {
+  isTimeZone,
+  isWithinWindow,
+  parseServiceWindow,
+  secondsUntilOpen,
+  ServiceWindowError,
+} from './service-window.js';
 
 describe('service window', () => {
   it('"always" and empty are always open', () => {
@@ -33,5 +39,20 @@ describe('service window', () => {
   it('knows IANA time zones', () => {
     expect(isTimeZone('Europe/Paris')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
+  });
+});
+
+describe('secondsUntilOpen', () => {
+  const rules = parseServiceWindow('mon-fri 08:00-18:00');
+  it('is 0 inside the window', () => {
+    expect(secondsUntilOpen(rules, new Date('2026-11-23T09:00:00Z'), 'UTC')).toBe(0);
+  });
+  it('counts to the next opening, over the weekend', () => {
+    // Saturday 10:00 UTC → Monday 08:00 UTC is 46 hours.
+    expect(secondsUntilOpen(rules, new Date('2026-11-21T10:00:00Z'), 'UTC')).toBe(46 * 3600);
+  });
+  it('reads the window in the client time zone', () => {
+    // 07:30 UTC is 08:30 in Paris (winter): open.
+    expect(secondsUntilOpen(rules, new Date('2026-11-23T07:30:00Z'), 'Europe/Paris')).toBe(0);
   });
 });

@@ -89,3 +89,17 @@ export function isTimeZone(name: string): boolean {
     return false;
   }
 }
+
+const STEP_SECONDS = 60;
+const WEEK_SECONDS = 7 * 24 * 3600;
+
+/** Seconds from `at` until the window next opens (0 when open now); for `Retry-After`. */
+export function secondsUntilOpen(rules: WindowRule[] | null, at: Date, timeZone: string): number {
+  // Windows open on whole minutes: step to the next minute boundary, then a minute at a time.
+  const first = STEP_SECONDS - (Math.floor(at.getTime() / 1000) % STEP_SECONDS);
+  if (isWithinWindow(rules, at, timeZone)) return 0;
+  for (let s = first; s <= WEEK_SECONDS; s += STEP_SECONDS) {
+    if (isWithinWindow(rules, new Date(at.getTime() + s * 1000), timeZone)) return s;
+  }
+  return WEEK_SECONDS;
+}

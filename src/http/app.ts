@@ -8,7 +8,11 @@ import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { requestIdFrom, requestIdPlugin } from './plugins/request-id.js';
 import { authenticateRoutes } from './routes/authenticate.js';
+import { deliveryRoutes } from './routes/deliveries.js';
 import { healthRoutes } from './routes/health.js';
+import { inspectionRoutes } from './routes/inspections.js';
+import { schemaRoutes } from './routes/schemas.js';
+import { uploadRoutes } from './routes/upload.js';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -35,15 +39,29 @@ async function baseServer(deps: Deps): Promise<FastifyInstance> {
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = await baseServer(deps);
-  await app.register(metrics.default, { endpoint: '/metrics', clearRegisterOnInit: true });
+  // Histograms only: prom-client summaries keep a sliding t-digest per route, costly on every request.
+  await app.register(metrics.default, {
+    endpoint: '/metrics',
+    clearRegisterOnInit: true,
+    routeMetrics: { enabled: { histogram: true, summary: false } },
+  });
   await app.register(docsPlugin, { publicBaseUrl: deps.config.publicBaseUrl, version: VERSION });
   await app.register(healthRoutes, { deps });
   await app.register(authenticateRoutes, { deps });
+  await app.register(uploadRoutes, { deps });
+  await app.register(inspectionRoutes, { deps });
+  await app.register(deliveryRoutes, { deps });
+  await app.register(schemaRoutes);
   return app;
 }
 
 /** The `{urlgen_url}` listener: health plus the link generator routes (added with inspection links). */
 export async function buildUrlgenApp(deps: Deps): Promise<FastifyInstance> {
+  return buildHealthApp(deps);
+}
+
+/** Health only: what a process of `--role worker` serves on PORT, for probes of its orchestrator. */
+export async function buildHealthApp(deps: Deps): Promise<FastifyInstance> {
   const app = await baseServer(deps);
   await app.register(healthRoutes, { deps });
   return app;

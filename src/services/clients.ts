@@ -4,6 +4,7 @@ import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import type { ClientRow, Db } from '../adapters/db/schema.js';
 import { WEBHOOK_SECRET_PREFIX } from '../domain/credentials.js';
 import { isTimeZone, parseServiceWindow } from '../domain/service-window.js';
+import { EVENT_TYPES, isEventType } from '../domain/webhooks.js';
 import { inTransaction } from '../adapters/db/transaction.js';
 import { issueApiKey } from './api-keys.js';
 
@@ -24,6 +25,8 @@ export interface ClientSettings {
   serviceWindow?: string | null;
   timezone?: string;
   linkTtlSeconds?: number;
+  /** Event types the client's webhook receives; null or absent means all. */
+  webhookEvents?: string[] | null;
 }
 
 export interface CreatedClient {
@@ -44,7 +47,7 @@ export async function createClient(
 ): Promise<CreatedClient> {
   const settings = checkSettings(input);
   const now = deps.now();
-  const webhookSecret = WEBHOOK_SECRET_PREFIX + crypto.randomBytes(24).toString('base64');
+  const webhookSecret = newWebhookSecret();
   const client: ClientRow = {
     id: crypto.randomUUID(),
     name: input.name,
@@ -54,6 +57,9 @@ export async function createClient(
     service_window: settings.serviceWindow ?? null,
     timezone: settings.timezone ?? CLIENT_DEFAULTS.timezone,
     link_ttl_seconds: settings.linkTtlSeconds ?? CLIENT_DEFAULTS.linkTtlSeconds,
+    webhook_events: settings.webhookEvents ? JSON.stringify(settings.webhookEvents) : null,
+    webhook_secret_previous_enc: null,
+    webhook_secret_previous_until: null,
     created_at: now,
     updated_at: now,
   };
@@ -73,6 +79,9 @@ export async function updateClient(deps: Deps, id: string, input: ClientSettings
     ...(settings.serviceWindow !== undefined && { service_window: settings.serviceWindow }),
     ...(settings.timezone !== undefined && { timezone: settings.timezone }),
     ...(settings.linkTtlSeconds !== undefined && { link_ttl_seconds: settings.linkTtlSeconds }),
+    ...(settings.webhookEvents !== undefined && {
+      webhook_events: settings.webhookEvents === null ? null : JSON.stringify(settings.webhookEvents),
+    }),
   };
   const row = await deps.db
     .updateTable('clients')
@@ -149,6 +158,38 @@ export async function rotateKey(
   });
 }
 
+/**
+ * A new webhook secret (shown once); deliveries are signed with both the new and the old secret for the
+ * grace period, so receivers can switch over without rejecting a message.
+ */
+export async function rotateWebhookSecret(
+  deps: Deps,
+  clientId: string,
+  graceSeconds: number,
+): Promise<string> {
+  const client = await deps.db
+    .selectFrom('clients')
+    .select('webhook_secret_enc')
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+  if (!client) throw new ClientInputError(`No client with id ${clientId}`);
+  const secret = newWebhookSecret();
+  const now = deps.now();
+  await deps.db
+    .updateTable('clients')
+    .set({
+      webhook_secret_enc: deps.secrets.seal(secret),
+      webhook_secret_previous_enc: graceSeconds > 0 ? client.webhook_secret_enc : null,
+      webhook_secret_previous_until: graceSeconds > 0 ? now + graceSeconds * 1000 : null,
+      updated_at: now,
+    })
+    .where('id', '=', clientId)
+    .execute();
+  return secret;
+}
+
+const newWebhookSecret = () => WEBHOOK_SECRET_PREFIX + crypto.randomBytes(24).toString('base64');
+
 async function requireClient(db: Db, id: string): Promise<void> {
   const found = await db.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst();
   if (!found) throw new ClientInputError(`No client with id ${id}`);
@@ -188,5 +229,8 @@ function checkSettings<T extends ClientSettings>(input: T): T {
   ) {
     throw new ClientInputError('link validity must be at least 60 seconds');
   }
+  const unknownEvent = input.webhookEvents?.find((name) => !isEventType(name));
+  if (unknownEvent !== undefined)
+    throw new ClientInputError(`unknown event type ${unknownEvent} (known: ${EVENT_TYPES.join(', ')})`);
   return serviceWindow === undefined ? input : { ...input, serviceWindow };
 }

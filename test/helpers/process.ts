@@ -41,8 +41,11 @@ export async function freePort(): Promise<number> {
 
 export interface RunningServer {
   url: string;
+  pid: number;
   output(): string;
   stop(): Promise<void>;
+  /** Kills the process at once (no graceful shutdown) and waits for it to be gone. */
+  kill(): Promise<void>;
 }
 
 /** Starts `walkaround serve` and resolves once it answers /healthz. */
@@ -60,9 +63,14 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   const url = `http://127.0.0.1:${port}`;
   const server = {
     url,
+    pid: child.pid!,
     output: () => output,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
     },
   };

@@ -33,7 +33,9 @@ describe.each(BACKENDS)('operations endpoints on %s', (backend) => {
     expect(doc.openapi).toBe('3.1.0');
     const authenticate = doc.paths['/api/authenticate']?.post;
     expect(authenticate?.requestBody).toBeDefined();
-    expect(Object.keys(authenticate?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '429']));
+    expect(Object.keys(authenticate?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '400', '401', '429']),
+    );
     expect(doc.paths['/api/refresh']?.post).toBeDefined();
     expect(doc.paths['/api/authenticate']?.get).toBeUndefined();
     const ui = await t.app.inject({ url: '/docs/' });
@@ -51,7 +53,9 @@ describe.each(BACKENDS)('operations endpoints on %s', (backend) => {
     const urlgen = await buildUrlgenApp(t.deps);
     try {
       expect((await urlgen.inject({ url: '/healthz' })).statusCode).toBe(200);
-      expect((await urlgen.inject({ method: 'POST', url: '/api/authenticate', payload: {} })).statusCode).toBe(404);
+      expect(
+        (await urlgen.inject({ method: 'POST', url: '/api/authenticate', payload: {} })).statusCode,
+      ).toBe(404);
     } finally {
       await urlgen.close();
     }

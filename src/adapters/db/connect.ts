@@ -23,7 +23,7 @@ const INT8_OID = 20;
 export function openDatabase(target: DatabaseTarget, onIdleError?: (error: Error) => void): Database {
   if (target.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(target.file), { recursive: true });
-    const handle = new SQLite(target.file);
+    const handle = withStatementCache(new SQLite(target.file));
     handle.pragma('journal_mode = WAL');
     // FULL: a commit is on disk before the response that reports it (durability over speed).
     handle.pragma('synchronous = FULL');
@@ -39,24 +39,61 @@ export function openDatabase(target: DatabaseTarget, onIdleError?: (error: Error
   // An idle connection the server drops (restart, failover) must not crash the process; the pool
   // replaces it on next use.
   handle.on('error', (error) => onIdleError?.(error));
+  // A checked-out client can fail too (for example a LISTEN connection held by the job queue).
+  handle.on('connect', (client) => client.on('error', (error) => onIdleError?.(error)));
   const db: Db = new Kysely({ dialect: new PostgresDialect({ pool: handle }) });
   return { db, dialect: 'postgres', driver: { kind: 'postgres', handle }, close: () => db.destroy() };
 }
 
 /**
  * Applies pending migrations; safe when several processes start at once. PostgreSQL: Kysely takes an
- * advisory lock. SQLite has no lock across connections, but each migration runs in a transaction, so a
- * process that loses the race rolls back and, on its next try, finds the work done.
+ * advisory lock and runs each migration in a transaction. SQLite: Kysely takes no lock, so the whole
+ * run happens inside one `BEGIN IMMEDIATE` transaction: the other processes wait for the write lock
+ * (busy_timeout), then find the work done. Nothing else uses the connection while the service starts.
  */
 export async function migrate(database: Database): Promise<string[]> {
   const migrator = new Migrator({ db: database.db, provider: migrationProvider(database.dialect) });
-  for (let attempt = 1; ; attempt++) {
+  const run = async (): Promise<string[]> => {
     const { error, results } = await migrator.migrateToLatest();
-    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    const failure = error instanceof Error ? error : new Error('migration failed', { cause: error });
-    const lostRace =
-      database.dialect === 'sqlite' && /already exists|SQLITE_BUSY|database is locked/i.test(failure.message);
-    if (!lostRace || attempt === 5) throw failure;
-    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    if (error) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  };
+  if (database.driver.kind === 'postgres') return run();
+  const { handle } = database.driver;
+  handle.exec('BEGIN IMMEDIATE');
+  try {
+    const applied = await run();
+    handle.exec('COMMIT');
+    return applied;
+  } catch (error) {
+    if (handle.inTransaction) handle.exec('ROLLBACK');
+    throw error;
   }
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 compiles SQL on every prepare() and Kysely prepares each query anew; reusing compiled
+ * statements (keyed by their SQL text, which holds no values) removes the largest cost of a small query.
+ * Safe because one connection runs one statement at a time.
+ */
+function withStatementCache(handle: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = (source: string): SQLite.Statement => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = handle.prepare(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(handle, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

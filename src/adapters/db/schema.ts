@@ -13,6 +13,11 @@ export interface ClientsTable {
   service_window: string | null;
   timezone: string;
   link_ttl_seconds: number;
+  /** JSON array of event types the client receives; null means all. */
+  webhook_events: string | null;
+  /** The secret before the last rotation, encrypted; it also signs until `..._until`. */
+  webhook_secret_previous_enc: string | null;
+  webhook_secret_previous_until: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -83,6 +88,115 @@ export interface AppStateTable {
   created_at: number;
 }
 
+export type InspectionStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+export interface InspectionsTable {
+  /** The session of the upload (or link) that created it. */
+  id: string;
+  client_id: string;
+  case_id: string;
+  source: 'urls' | 'file' | 'link';
+  status: InspectionStatus;
+  callback_url: string | null;
+  agent_id: string | null;
+  agent_name: string | null;
+  email_id: string | null;
+  /** JSON object given as `inputMetaData`. */
+  input_metadata: string | null;
+  /** JSON array given as `original_pair_Id`. */
+  original_pair_ids: string | null;
+  /** JSON of the published result (analysis). */
+  result: string | null;
+  result_version: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MediaTable {
+  id: string;
+  inspection_id: string;
+  client_id: string;
+  position: number;
+  kind: 'image' | 'video';
+  pair_index: number | null;
+  pair_member: number | null;
+  original_id: string | null;
+  source_url: string | null;
+  storage_key: string;
+  sha256: string;
+  bytes: number;
+  mime: string;
+  created_at: number;
+}
+
+export type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
+
+export interface JobsTable {
+  id: string;
+  task: string;
+  key: string;
+  payload: string;
+  status: JobStatus;
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WorkersTable {
+  id: string;
+  host: string;
+  started_at: number;
+  heartbeat_at: number;
+}
+
+export interface FingerprintsTable {
+  media_id: string;
+  inspection_id: string;
+  client_id: string;
+  /** 64-bit difference hash, 16 hex characters. */
+  dhash: string;
+  created_at: number;
+}
+
+/** A graphile-worker worker and the process (`workers.id`) that runs it. */
+export interface QueueWorkersTable {
+  id: string;
+  owner_id: string;
+  created_at: number;
+}
+
+export interface WebhookMessagesTable {
+  id: string;
+  client_id: string;
+  inspection_id: string | null;
+  event_type: string;
+  url: string;
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  message_id: string;
+  attempt: number;
+  started_at: number;
+  url: string;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+  outcome: string;
+}
+
 export interface Tables {
   clients: ClientsTable;
   api_keys: ApiKeysTable;
@@ -91,6 +205,14 @@ export interface Tables {
   personas: PersonasTable;
   portal_users: PortalUsersTable;
   app_state: AppStateTable;
+  inspections: InspectionsTable;
+  media: MediaTable;
+  jobs: JobsTable;
+  workers: WorkersTable;
+  fingerprints: FingerprintsTable;
+  queue_workers: QueueWorkersTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type Db = Kysely<Tables>;
@@ -100,3 +222,8 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SigningKeyRow = Selectable<SigningKeysTable>;
 export type PersonaRow = Selectable<PersonasTable>;
 export type PortalUserRow = Selectable<PortalUsersTable>;
+export type InspectionRow = Selectable<InspectionsTable>;
+export type MediaRow = Selectable<MediaTable>;
+export type JobRow = Selectable<JobsTable>;
+export type WebhookMessageRow = Selectable<WebhookMessagesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

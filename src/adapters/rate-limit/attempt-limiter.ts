@@ -18,14 +18,14 @@ export interface LimiterStore {
 /** A counter backend for `points` per `durationSeconds`, ready when the promise resolves. */
 export async function createCounter(
   store: LimiterStore,
-  opts: { name: string; points: number; durationSeconds: number },
+  opts: { name: string; points: number; durationSeconds: number; table?: string },
 ): Promise<RateLimiterAbstract> {
   const base = { keyPrefix: opts.name, points: opts.points, duration: opts.durationSeconds };
   if (store.redis) return new RateLimiterRedis({ ...base, storeClient: store.redis });
   const { driver } = store.database;
   return new Promise((resolve, reject) => {
     const ready = (error?: unknown) => (error ? reject(toError(error)) : resolve(limiter));
-    const tableName = `rate_limit_${opts.name}`;
+    const tableName = `rate_limit_${opts.table ?? opts.name}`;
     const limiter: RateLimiterAbstract =
       driver.kind === 'sqlite'
         ? new RateLimiterSQLite(

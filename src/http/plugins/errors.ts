@@ -7,6 +7,7 @@ import {
   AppError,
   catalogue,
   invalidRequestFor,
+  renderMessage,
   unexpectedErrorFor,
   type ErrorCode,
   type Surface,
@@ -33,7 +34,7 @@ export function errorBody(
     case 'link':
       return { status: 'false', message };
     case 'upload': {
-      const body = (request.body ?? {}) as Record<string, unknown>;
+      const body = (request.uploadEcho ?? request.body ?? {}) as Record<string, unknown>;
       const text = (v: unknown) => (typeof v === 'string' ? v : '');
       return { status: 'error', id: text(body.session), message, case_id: text(body.case_id) };
     }
@@ -47,11 +48,12 @@ export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   code: ErrorCode,
-  retryAfterSeconds?: number,
+  options: { retryAfterSeconds?: number; params?: Record<string, string> } = {},
 ) {
-  const entry = catalogue[code];
+  const { retryAfterSeconds, params } = options;
   if (retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.ceil(retryAfterSeconds)));
-  return reply.status(entry.status).send(errorBody(surfaceOf(request), entry.message, request));
+  const message = renderMessage(code, params);
+  return reply.status(catalogue[code].status).send(errorBody(surfaceOf(request), message, request));
 }
 
 function isClientError(error: FastifyError): boolean {
@@ -63,9 +65,11 @@ function isClientError(error: FastifyError): boolean {
 
 export const errorsPlugin = fp(function errors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError)
-      return sendError(request, reply, error.code, error.options.retryAfterSeconds);
+    if (error instanceof AppError) return sendError(request, reply, error.code, error.options);
     const surface = surfaceOf(request);
+    // A body of a type the upload path does not take (D4): neither JSON nor multipart.
+    if (surface === 'upload' && error.statusCode === 415)
+      return sendError(request, reply, 'UPLOAD_UNSUPPORTED_MEDIA');
     if (isClientError(error)) {
       request.log.info({ err: error }, 'request rejected');
       return sendError(request, reply, invalidRequestFor[surface]);

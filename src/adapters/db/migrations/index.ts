@@ -1,6 +1,9 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../connect.js';
 import { foundation } from './0001-foundation.js';
+import { inspections } from './0002-inspections.js';
+import { analysis } from './0003-analysis.js';
+import { webhooks } from './0004-webhooks.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -8,6 +11,9 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     getMigrations: (): Promise<Record<string, Migration>> =>
       Promise.resolve({
         '0001-foundation': foundation(dialect),
+        '0002-inspections': inspections(),
+        '0003-analysis': analysis(),
+        '0004-webhooks': webhooks(),
       }),
   };
 }

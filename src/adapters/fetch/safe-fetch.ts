@@ -1,0 +1,276 @@
+// The one way out to the network. URLs come from clients (media) and tenants (webhooks), so every
+// request is an SSRF risk: only http(s), no credentials in URLs, and no private, loopback or link-local
+// target unless the operator allows it. Addresses are checked when the socket connects (the resolved
+// addresses are the ones dialled), so DNS rebinding between a check and the connect cannot slip past.
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import net, { type LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
+import ipaddr from 'ipaddr.js';
+import { Agent, type Dispatcher } from 'undici';
+import type { OutboundSettings } from '../../config.js';
+
+export type OutboundReason =
+  'scheme' | 'private_address' | 'dns' | 'connect' | 'timeout' | 'too_many_redirects' | 'http';
+
+export class OutboundError extends Error {
+  override name = 'OutboundError';
+  constructor(
+    readonly reason: OutboundReason,
+    /** The URL of the hop that failed, without credentials. */
+    readonly url: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export interface SafeFetchInit {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+  /** Total time for headers and body of this request; overrides `settings.timeoutMs`. */
+  timeoutMs?: number;
+}
+
+export interface SafeResponse {
+  status: number;
+  /** Final URL, after redirects. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as it arrives; it errors with OutboundError 'timeout' when the total timeout fires. */
+  body: Readable;
+}
+
+export type SafeFetch = (url: string, init?: SafeFetchInit) => Promise<SafeResponse>;
+
+/** Where requests may go: the policy on every resolved address, and the resolver producing them. */
+export interface AddressGuard {
+  isAllowed(address: string): boolean;
+  resolve(hostname: string): Promise<LookupAddress[]>;
+}
+
+/** True for anything but a globally routable unicast address (IPv4-mapped IPv6 judged as IPv4). */
+export function isPrivateAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return true; // not an address we understand: refuse rather than guess
+  let address = ipaddr.parse(ip);
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
+    address = (address as ipaddr.IPv6).toIPv4Address();
+  return address.range() !== 'unicast';
+}
+
+/** The production guard: real DNS, and private addresses refused unless the operator allows them. */
+export function settingsGuard(settings: Pick<OutboundSettings, 'allowPrivateNetworks'>): AddressGuard {
+  return {
+    isAllowed: (address) => settings.allowPrivateNetworks || !isPrivateAddress(address),
+    resolve: (hostname) => dnsLookup(hostname, { all: true }),
+  };
+}
+
+/**
+ * Checks one hop before it is dialled: scheme, credentials, and IP-literal hosts (net.connect skips
+ * `lookup` for those, so the connect-time check never sees them). WHATWG URL has already normalised
+ * odd forms such as `2130706433` or `0x7f.1` to `127.0.0.1`.
+ */
+export function checkTarget(input: string, isAllowed: (address: string) => boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new OutboundError('scheme', input, 'Not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundError(
+      'scheme',
+      redact(url),
+      `Scheme ${url.protocol} is not allowed (http or https only)`,
+    );
+  if (url.username || url.password)
+    throw new OutboundError('scheme', redact(url), 'URLs with credentials are not allowed');
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (net.isIP(literal) && !isAllowed(literal))
+    throw new OutboundError('private_address', redact(url), `Refused ${url.hostname}: private address`);
+  return url;
+}
+
+/** Reads at most `maxBytes` of a small body (webhook reply excerpts) as UTF-8, then lets the rest go. */
+export async function readLimitedText(body: Readable, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Readable's iterator is typed `any`; undici and node streams yield Buffers (or strings if encoded).
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    chunks.push(bytes.subarray(0, maxBytes - size));
+    size += Math.min(bytes.length, maxBytes - size);
+    if (size >= maxBytes) break; // leaving the loop destroys the stream, so the rest is never read
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Production entry point: the guard follows `settings.allowPrivateNetworks` and real DNS. */
+export function createSafeFetch(settings: OutboundSettings): SafeFetch & { close(): Promise<void> } {
+  return createGuardedFetch(settings, settingsGuard(settings));
+}
+
+/**
+ * The fetch core with its guard passed in. Production code calls `createSafeFetch`; this exists so
+ * tests can make one loopback address play the public internet (every test server is on loopback)
+ * and prove that redirects are re-checked, while the policy code itself stays the production one.
+ */
+export function createGuardedFetch(
+  settings: Pick<OutboundSettings, 'connectTimeoutMs' | 'timeoutMs' | 'maxRedirects'>,
+  guard: AddressGuard,
+): SafeFetch & { close(): Promise<void> } {
+  const agent = new Agent({
+    connect: { timeout: settings.connectTimeoutMs, lookup: guardedLookup(guard) },
+    // Bounds sockets per origin so one slow host cannot take every file descriptor; more requests queue.
+    connections: 16,
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+  });
+
+  const safeFetch: SafeFetch = async (input, init = {}) => {
+    const timeoutMs = init.timeoutMs ?? settings.timeoutMs;
+    const hop = { url: checkTarget(input, (a) => guard.isAllowed(a)) };
+    const deadline = new AbortController();
+    const timer = setTimeout(() => {
+      const message = `No complete response from ${hop.url.host} within ${timeoutMs} ms`;
+      deadline.abort(new OutboundError('timeout', redact(hop.url), message));
+    }, timeoutMs);
+    timer.unref(); // only guards sockets, which keep the process alive on their own
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+    try {
+      const response = await follow(agent, guard, settings.maxRedirects, hop, init, signal);
+      response.body.once('close', () => clearTimeout(timer));
+      return response;
+    } catch (error) {
+      clearTimeout(timer);
+      if (signal.aborted && error === signal.reason) throw error; // our timeout, or the caller's own abort
+      throw toOutboundError(error, hop.url);
+    }
+  };
+  return Object.assign(safeFetch, { close: () => agent.close() });
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language']);
+
+/** Sends the request and follows redirects by hand, checking each new target like the first. */
+async function follow(
+  agent: Agent,
+  guard: AddressGuard,
+  maxRedirects: number,
+  hop: { url: URL },
+  init: SafeFetchInit,
+  signal: AbortSignal,
+): Promise<SafeResponse> {
+  let method: Dispatcher.HttpMethod = init.method ?? 'GET';
+  let headers = init.headers ?? {};
+  let body = init.body;
+  for (let redirects = 0; ; redirects++) {
+    const { url } = hop;
+    // The total timeout (our own signal) covers headers and body, so undici's own timers are off.
+    const res = await agent.request({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method,
+      headers,
+      body,
+      signal,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+    const location = res.headers.location;
+    if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string')
+      return { status: res.statusCode, url: url.href, headers: res.headers, body: res.body };
+    await res.body.dump(); // frees the connection for reuse
+    if (redirects >= maxRedirects)
+      throw new OutboundError('too_many_redirects', url.href, `More than ${maxRedirects} redirects`);
+    const next = checkTarget(resolveLocation(location, url), (a) => guard.isAllowed(a));
+    // Credentials were meant for the origin that asked for them, never for where it points us.
+    if (next.origin !== url.origin) headers = without(headers, CREDENTIAL_HEADERS);
+    // As browsers do: 303 always, and 301/302 after a POST, continue as a GET without the body.
+    if (res.statusCode === 303 || (method === 'POST' && res.statusCode !== 307 && res.statusCode !== 308)) {
+      method = 'GET';
+      body = undefined;
+      headers = without(headers, BODY_HEADERS);
+    }
+    hop.url = next;
+  }
+}
+
+function resolveLocation(location: string, base: URL): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    throw new OutboundError('http', base.href, `Redirect to an invalid Location: ${location}`);
+  }
+}
+
+/**
+ * The connect-time check: resolves every address of the host and refuses the connection when any of
+ * them is not allowed (a host answering with one public and one private address is still a way in).
+ * Serves both callback shapes net.connect uses (`all` with autoSelectFamily, a single address without).
+ */
+function guardedLookup(guard: AddressGuard): LookupFunction {
+  return (hostname, options, callback) => {
+    const found = (addresses: LookupAddress[]) => {
+      const refused = addresses.find((a) => !guard.isAllowed(a.address));
+      if (refused) {
+        const message = `Refused ${hostname}: resolves to private address ${refused.address}`;
+        return callback(new OutboundError('private_address', '', message), '', 0);
+      }
+      const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+      const usable = family ? addresses.filter((a) => a.family === family) : addresses;
+      const [first] = usable;
+      if (!first)
+        return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+      if (options.all) callback(null, usable);
+      else callback(null, first.address, first.family);
+    };
+    guard.resolve(hostname).then(found, (error: NodeJS.ErrnoException) => callback(error, '', 0));
+  };
+}
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'ENODATA']);
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT', // a connect timeout is reported as a failed connect, not as 'timeout'
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+
+/** Names what failed; anything that is neither DNS nor the connect is an HTTP exchange gone wrong. */
+function toOutboundError(error: unknown, url: URL): OutboundError {
+  if (error instanceof OutboundError)
+    return error.url ? error : new OutboundError(error.reason, redact(url), error.message, { cause: error });
+  // With several addresses (autoSelectFamily) node reports an AggregateError; the first cause speaks.
+  const inner = error instanceof AggregateError ? (error.errors[0] as unknown) : error;
+  const code = (inner as NodeJS.ErrnoException | undefined)?.code ?? '';
+  const detail = inner instanceof Error ? inner.message : String(inner);
+  const reason: OutboundReason = DNS_CODES.has(code)
+    ? 'dns'
+    : CONNECT_CODES.has(code) || code.startsWith('ERR_TLS') || code.includes('CERT')
+      ? 'connect'
+      : 'http';
+  return new OutboundError(reason, redact(url), `${url.host}: ${detail}`, { cause: error });
+}
+
+function without(headers: Record<string, string>, names: Set<string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
+}
+
+function redact(url: URL): string {
+  if (!url.username && !url.password) return url.href;
+  const copy = new URL(url.href);
+  copy.username = '';
+  copy.password = '';
+  return copy.href;
+}

@@ -1,0 +1,234 @@
+// The job queue kept in the service's own database, table `jobs`: the embedded default on SQLite (one
+// writer at a time makes the claim atomic) and usable on PostgreSQL (`FOR UPDATE SKIP LOCKED`). A claim
+// is a lease: the runner extends it while the job runs, and a job whose worker died (lease expired) is
+// claimed again, so a killed worker loses no job.
+import crypto from 'node:crypto';
+import type { Dialect } from '../db/connect.js';
+import type { Db, JobRow } from '../db/schema.js';
+import type { JobQueue, JobState, NewJob, QueueRunner, TaskHandler } from '../../ports/job-queue.js';
+import { retryDelayMs } from '../../domain/retry.js';
+
+const DEFAULT_MAX_ATTEMPTS = 10;
+
+export interface DbQueueOptions {
+  db: Db;
+  dialect: Dialect;
+  now: () => number;
+  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** How long a claim holds without renewal; a dead worker's job is taken again after this. */
+  leaseMs?: number;
+  /** How often an idle runner looks for due jobs. */
+  pollMs?: number;
+}
+
+export function createDbQueue(opts: DbQueueOptions): JobQueue {
+  const leaseMs = opts.leaseMs ?? 30_000;
+  const pollMs = opts.pollMs ?? 250;
+  const { db } = opts;
+
+  async function claim(workerId: string, tasks: string[]): Promise<JobRow | undefined> {
+    const now = opts.now();
+    const due = db
+      .selectFrom('jobs')
+      .select('id')
+      .where('task', 'in', tasks)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]),
+          eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
+        ]),
+      )
+      .orderBy('run_at')
+      .limit(1);
+    return (
+      db
+        .updateTable('jobs')
+        .set((eb) => ({
+          status: 'running',
+          locked_by: workerId,
+          locked_until: now + leaseMs,
+          attempts: eb('attempts', '+', 1),
+          updated_at: now,
+        }))
+        .where('id', '=', opts.dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+        // Re-checked on the locked row: a job another runner claimed meanwhile no longer matches.
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'pending'),
+            eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
+          ]),
+        )
+        .returningAll()
+        .executeTakeFirst()
+    );
+  }
+
+  /** Applies an outcome only while this runner still holds the job (its lease was not taken over). */
+  const mine = (job: JobRow) => (q: ReturnType<typeof db.updateTable<'jobs'>>) =>
+    q.where('id', '=', job.id).where('locked_by', '=', job.locked_by).where('status', '=', 'running');
+
+  async function finish(
+    job: JobRow,
+    failure: { error: unknown } | undefined,
+    handBack: boolean,
+  ): Promise<void> {
+    const now = opts.now();
+    const update = mine(job)(db.updateTable('jobs'));
+    if (handBack) {
+      await update
+        .set((eb) => ({
+          status: 'pending',
+          locked_by: null,
+          locked_until: null,
+          attempts: eb('attempts', '-', 1),
+          updated_at: now,
+        }))
+        .execute();
+      return;
+    }
+    if (failure === undefined) {
+      await update
+        .set({ status: 'completed', locked_by: null, locked_until: null, last_error: null, updated_at: now })
+        .execute();
+      return;
+    }
+    const { error } = failure;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : JSON.stringify(error);
+    const final = job.attempts >= job.max_attempts;
+    await update
+      .set({
+        status: final ? 'failed' : 'pending',
+        run_at: final ? job.run_at : now + retryDelayMs(job.attempts),
+        locked_by: null,
+        locked_until: null,
+        last_error: message.slice(0, 4000),
+        updated_at: now,
+      })
+      .execute();
+  }
+
+  return {
+    async enqueue(trx: Db, job: NewJob): Promise<void> {
+      const now = opts.now();
+      await trx
+        .insertInto('jobs')
+        .values({
+          id: crypto.randomUUID(),
+          task: job.task,
+          key: job.key,
+          payload: JSON.stringify(job.payload),
+          status: 'pending',
+          max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+          run_at: job.runAt ?? now,
+          locked_by: null,
+          locked_until: null,
+          last_error: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          job.again
+            ? oc
+                .column('key')
+                .doUpdateSet({
+                  status: 'pending',
+                  attempts: 0,
+                  run_at: job.runAt ?? now,
+                  last_error: null,
+                  payload: JSON.stringify(job.payload),
+                  updated_at: now,
+                })
+                // A job that is pending or running already will produce the fresh result itself.
+                .where('jobs.status', 'in', ['completed', 'failed'])
+            : oc.column('key').doNothing(),
+        )
+        .execute();
+    },
+
+    close: () => Promise.resolve(),
+
+    async state(key: string): Promise<JobState | undefined> {
+      const row = await db.selectFrom('jobs').selectAll().where('key', '=', key).executeTakeFirst();
+      return (
+        row && { status: row.status, attempts: row.attempts, lastError: row.last_error, runAt: row.run_at }
+      );
+    },
+
+    run(handlers: Record<string, TaskHandler>, { concurrency, workerId }): QueueRunner {
+      const tasks = Object.keys(handlers);
+      const running = new Map<string, { done: Promise<void>; abort: AbortController }>();
+      let stopping = false;
+      let wake: (() => void) | undefined;
+
+      const runOne = async (job: JobRow) => {
+        const abort = new AbortController();
+        const renew = setInterval(() => {
+          mine(job)(db.updateTable('jobs'))
+            .set({ locked_until: opts.now() + leaseMs })
+            .execute()
+            .catch((err: unknown) => opts.logger.warn({ err, job: job.id }, 'could not renew a job lease'));
+        }, leaseMs / 3);
+        const done = (async () => {
+          let failure: { error: unknown } | undefined;
+          try {
+            await handlers[job.task]!(JSON.parse(job.payload) as Record<string, unknown>, {
+              jobId: job.id,
+              attempt: job.attempts,
+              isLastAttempt: job.attempts >= job.max_attempts,
+              signal: abort.signal,
+            });
+          } catch (error) {
+            failure = { error };
+            if (!abort.signal.aborted)
+              opts.logger.warn({ err: error, job: job.id, task: job.task }, 'job failed');
+          } finally {
+            clearInterval(renew);
+          }
+          await finish(job, failure, abort.signal.aborted).catch((err: unknown) =>
+            opts.logger.error({ err, job: job.id }, 'could not record a job outcome'),
+          );
+        })();
+        running.set(job.id, { done, abort });
+        await done;
+        running.delete(job.id);
+        wake?.();
+      };
+
+      const loop = (async () => {
+        while (!stopping) {
+          let claimed: JobRow | undefined;
+          if (running.size < concurrency) {
+            claimed = await claim(workerId, tasks).catch((err: unknown) => {
+              opts.logger.warn({ err }, 'could not claim a job');
+              return undefined;
+            });
+          }
+          if (claimed) {
+            void runOne(claimed);
+            continue;
+          }
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, pollMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = undefined;
+        }
+      })();
+
+      return {
+        async stop(graceMs = 10_000) {
+          stopping = true;
+          wake?.();
+          await loop;
+          const all = Promise.all([...running.values()].map((r) => r.done));
+          const timer = setTimeout(() => running.forEach((r) => r.abort.abort()), graceMs);
+          await all;
+          clearTimeout(timer);
+        },
+      };
+    },
+  };
+}

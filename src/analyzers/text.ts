@@ -1,0 +1,390 @@
+// Licence plate and VIN: OCR (tesseract.js, English LSTM model from @tesseract.js-data/eng, all read
+// from node_modules) on the whole preview, then candidates picked from the recognised lines and
+// compared with the inspection's inputMetaData. OCR of scene photos is weak: a plate or VIN is read
+// reliably only when it is large, sharp and dark-on-light; a blurred plate yields nothing, never a guess.
+import { access } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import sharp from 'sharp';
+import Tesseract from 'tesseract.js';
+import {
+  TextPart,
+  type PlateReading,
+  type TextFlag,
+  type VinReading,
+} from '../domain/result/detection-parts.js';
+import type { AnalysisContext, ImageAnalyzer, PreparedImage } from './analyzer.js';
+
+// ---- Normalisation and comparison (pure) ----
+
+/** A recognised word; `confidence` is Tesseract's, 0..100. */
+export interface OcrWord {
+  text: string;
+  confidence: number;
+}
+/** Words Tesseract put on one text line, left to right. */
+export type OcrLine = OcrWord[];
+
+export interface Candidate {
+  /** Normalised: plates as uppercase alphanumeric groups joined by '-', VINs as 17 characters. */
+  text: string;
+  /** 0..1: the lowest confidence of the words it was read from. */
+  confidence: number;
+}
+
+/** Words read with less confidence are not taken as a plate (Tesseract's 0..100 scale). */
+export const MIN_PLATE_CONFIDENCE = 50;
+/**
+ * The same for a VIN. Lower, because Tesseract rates long dictionary-less words low (a clean synthetic
+ * VIN read right scored 30–87 by font and size) and the VIN's own structure already rules out noise.
+ */
+export const MIN_VIN_CONFIDENCE = 20;
+
+/** Uppercase alphanumeric groups of a text; every other character separates groups. */
+export function alnumGroups(text: string): string[] {
+  return text.toUpperCase().match(/[A-Z0-9]+/g) ?? [];
+}
+
+/** The form readings are compared in: uppercase letters and digits only. */
+export function compact(text: string): string {
+  return alnumGroups(text).join('');
+}
+
+/** A plate as written in the result: uppercase alphanumeric groups joined by '-' (`ab 123 cd` → `AB-123-CD`). */
+export function normalisePlate(text: string): string {
+  return alnumGroups(text).join('-');
+}
+
+const hasDigit = (text: string) => /[0-9]/.test(text);
+const hasLetter = (text: string) => /[A-Z]/.test(text);
+
+/**
+ * EU-style plate: 2–3 groups, each all letters or all digits of 1–4 characters, at least one of each,
+ * 5–9 characters in all: AB-123-CD (FR, IT), M-AB-1234 (DE), 1234-BCD (ES), 12-ABC-3 (NL).
+ */
+export function isEuStylePlate(groups: readonly string[]): boolean {
+  if (groups.length < 2 || groups.length > 3) return false;
+  if (!groups.every((group) => /^(?:[A-Z]{1,4}|[0-9]{1,4})$/.test(group))) return false;
+  const length = groups.join('').length;
+  return length >= 5 && length <= 9 && groups.some(hasDigit) && groups.some(hasLetter);
+}
+
+/**
+ * A plausible plate: 4–10 alphanumeric characters with at least one letter and one digit, as one group
+ * or as several groups of at most 4 characters each (so `PARKING 2HR` is not taken for a plate).
+ */
+export function isPlausiblePlate(groups: readonly string[]): boolean {
+  const joined = groups.join('');
+  if (joined.length < 4 || joined.length > 10 || !hasDigit(joined) || !hasLetter(joined)) return false;
+  return groups.length === 1 || groups.every((group) => group.length <= 4);
+}
+
+interface Group {
+  text: string;
+  confidence: number;
+}
+
+function lineGroups(line: OcrLine): Group[] {
+  return line.flatMap((word) =>
+    alnumGroups(word.text).map((text) => ({ text, confidence: word.confidence })),
+  );
+}
+
+function windows(groups: Group[], maxGroups: number): Group[][] {
+  const result: Group[][] = [];
+  for (let start = 0; start < groups.length; start++) {
+    for (let end = start + 1; end <= Math.min(groups.length, start + maxGroups); end++) {
+      result.push(groups.slice(start, end));
+    }
+  }
+  return result;
+}
+
+const minConfidence = (groups: Group[]) => Math.min(...groups.map((group) => group.confidence)) / 100;
+
+/** Plate candidates of recognised lines, best first: EU-style before generic, then longer, then surer. */
+export function plateCandidates(lines: readonly OcrLine[]): Candidate[] {
+  const found: (Candidate & { euStyle: boolean; length: number })[] = [];
+  for (const line of lines) {
+    for (const window of windows(lineGroups(line), 4)) {
+      const texts = window.map((group) => group.text);
+      if (!isPlausiblePlate(texts)) continue;
+      const confidence = minConfidence(window);
+      if (confidence * 100 < MIN_PLATE_CONFIDENCE) continue;
+      const text = texts.join('-');
+      found.push({ text, confidence, euStyle: isEuStylePlate(texts), length: compact(text).length });
+    }
+  }
+  found.sort(
+    (a, b) => Number(b.euStyle) - Number(a.euStyle) || b.length - a.length || b.confidence - a.confidence,
+  );
+  return found.map(({ text, confidence }) => ({ text, confidence }));
+}
+
+// prettier-ignore
+const VIN_TRANSLITERATION: Readonly<Record<string, number>> = {
+  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8,
+  J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9,
+  S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
+};
+const VIN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
+const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
+/**
+ * Digits a VIN candidate must show as read, before I/O/Q become 1/0/0: a VIN's serial part is mostly
+ * digits, while words such as PARKING PROHIBITED would otherwise pass once their I and O became digits.
+ */
+const VIN_MIN_DIGITS = 4;
+
+/** A VIN as written in the result: uppercase, separators dropped, and I/O/Q (never in a VIN) read as 1/0/0. */
+export function normaliseVin(text: string): string {
+  return compact(text).replace(/I/g, '1').replace(/[OQ]/g, '0');
+}
+
+/**
+ * The check digit a VIN should carry at position 9 (North American rule, ISO 3779 transliteration,
+ * weights 8-7-6-5-4-3-2-10-0-9-8-7-6-5-4-3-2, sum mod 11, 10 written X); null when `vin` is not 17
+ * valid characters. Vehicles outside North America often do not follow it.
+ */
+export function vinCheckDigit(vin: string): string | null {
+  if (!VIN_PATTERN.test(vin)) return null;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) {
+    const char = vin.charAt(i);
+    const value = /[0-9]/.test(char) ? Number(char) : (VIN_TRANSLITERATION[char] ?? 0);
+    sum += value * (VIN_WEIGHTS[i] ?? 0);
+  }
+  const remainder = sum % 11;
+  return remainder === 10 ? 'X' : String(remainder);
+}
+
+export function isVinCheckDigitValid(vin: string): boolean {
+  const expected = vinCheckDigit(vin);
+  return expected !== null && vin.charAt(8) === expected;
+}
+
+/**
+ * VIN candidates of recognised lines, best first (valid check digit first, then surer). A VIN may be
+ * printed in several groups, so consecutive groups that make exactly 17 characters are tried; a single
+ * run of 18–20 characters (a stray character read into it) counts only where a 17-character part of
+ * it has a valid check digit.
+ */
+export function vinCandidates(lines: readonly OcrLine[]): Candidate[] {
+  const found: (Candidate & { valid: boolean })[] = [];
+  const consider = (text: string, confidence: number, requireValid: boolean) => {
+    const vin = normaliseVin(text);
+    if (!VIN_PATTERN.test(vin) || !hasLetter(vin) || (text.match(/[0-9]/g) ?? []).length < VIN_MIN_DIGITS)
+      return;
+    if (confidence * 100 < MIN_VIN_CONFIDENCE) return;
+    const valid = isVinCheckDigitValid(vin);
+    if (requireValid && !valid) return;
+    found.push({ text: vin, confidence, valid });
+  };
+  for (const line of lines) {
+    const groups = lineGroups(line);
+    for (const window of windows(groups, 6)) {
+      const joined = window.map((group) => group.text).join('');
+      if (joined.length === 17) consider(joined, minConfidence(window), false);
+    }
+    for (const group of groups) {
+      const fixed = normaliseVin(group.text);
+      if (fixed.length < 18 || fixed.length > 20) continue;
+      for (let start = 0; start + 17 <= fixed.length; start++) {
+        consider(fixed.slice(start, start + 17), group.confidence / 100, true);
+      }
+    }
+  }
+  found.sort((a, b) => Number(b.valid) - Number(a.valid) || b.confidence - a.confidence);
+  return found.map(({ text, confidence }) => ({ text, confidence }));
+}
+
+/** Equal ignoring case and separators; null unless both sides exist. */
+export function sameReading(read: string | null, expected: string | null): boolean | null {
+  if (read === null || expected === null) return null;
+  return compact(read) === compact(expected);
+}
+
+/** The expected value from inputMetaData (a string or number), normalised; null when absent or empty. */
+function expectedValue(value: unknown, normalise: (text: string) => string): string | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const normalised = normalise(String(value));
+  return normalised === '' ? null : normalised;
+}
+
+/**
+ * The reading reported: the candidate equal to the expected value when there is one (the photo shows
+ * the expected text, whatever else it shows), else the best candidate.
+ */
+function pick(candidates: Candidate[], expected: string | null): Candidate | null {
+  const matching = candidates.find((candidate) => sameReading(candidate.text, expected) === true);
+  return matching ?? candidates[0] ?? null;
+}
+
+function reading(candidate: Candidate | null, expected: string | null) {
+  return {
+    read: candidate?.text ?? null,
+    expected,
+    match: sameReading(candidate?.text ?? null, expected),
+    confidence: candidate ? Math.round(candidate.confidence * 100) / 100 : null,
+  };
+}
+
+/**
+ * The part from OCR lines and inputMetaData (`licensePlate`, `vin`). A mismatch is flagged only when
+ * both a reading and an expected value exist: a plate or VIN that was not found adds no flag, because
+ * most photos do not show it (or not legibly) and absence is no evidence against the expected value.
+ */
+export function textPartFrom(lines: readonly OcrLine[], inputMetaData: Record<string, unknown>): TextPart {
+  const expectedPlate = expectedValue(inputMetaData.licensePlate, normalisePlate);
+  const expectedVin = expectedValue(inputMetaData.vin, normaliseVin);
+  const plate: PlateReading = reading(pick(plateCandidates(lines), expectedPlate), expectedPlate);
+  const vinPick = pick(vinCandidates(lines), expectedVin);
+  const vin: VinReading = {
+    ...reading(vinPick, expectedVin),
+    check_digit_valid: vinPick ? isVinCheckDigitValid(vinPick.text) : null,
+  };
+  const flags: TextFlag[] = [];
+  if (plate.match === false) flags.push('plate_mismatch');
+  if (vin.match === false) flags.push('vin_mismatch');
+  return { plate, vin, flags };
+}
+
+// ---- OCR ----
+
+/** Past this, the contrast-stretched second pass is skipped (keeps an image under ~1.5 s). */
+const SECOND_PASS_BEFORE_MS = 600;
+/** One recognition taking longer than this is abandoned and the worker replaced. */
+const PASS_HARD_LIMIT_MS = 5_000;
+
+const requireHere = createRequire(import.meta.url);
+
+let worker: Promise<Tesseract.Worker> | undefined;
+
+/** tesseract.js never settles createWorker() when the model cannot be read; this bounds the wait. */
+const WORKER_START_LIMIT_MS = 20_000;
+
+async function createOcrWorker(): Promise<Tesseract.Worker> {
+  // The LSTM-only model (2.9 MB) that tesseract.js would otherwise download from a CDN; a local
+  // langPath is read from the disk, and cacheMethod 'none' stops it writing a copy into the cwd.
+  const langPath = path.join(path.dirname(requireHere.resolve('@tesseract.js-data/eng')), '4.0.0_best_int');
+  const model = path.join(langPath, 'eng.traineddata.gz');
+  await access(model).catch((error: unknown) => {
+    throw new Error(`OCR model not found at ${model}`, { cause: error });
+  });
+  const starting = Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
+    langPath,
+    gzip: true,
+    cacheMethod: 'none',
+    logger: () => undefined,
+    // Without a handler, a failed job also throws inside the message listener (an uncaught exception).
+    errorHandler: () => undefined,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const created = await Promise.race([
+    starting,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // Should it start after all, end it: nobody holds it.
+        void starting.then((late) => late.terminate()).catch(() => undefined);
+        reject(new Error(`OCR worker did not start within ${WORKER_START_LIMIT_MS} ms`));
+      }, WORKER_START_LIMIT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  await created.setParameters({
+    // Sparse text: scene photos hold scattered words, not paragraphs.
+    tessedit_pageseg_mode: Tesseract.PSM.SPARSE_TEXT,
+    // A fixed resolution: Tesseract's estimate drops large plate characters (and logs to stderr).
+    user_defined_dpi: '300',
+    debug_file: '/dev/null',
+  });
+  return created;
+}
+
+/** The OCR worker, created once per process (a worker thread); a failed start is retried next call. */
+function getWorker(): Promise<Tesseract.Worker> {
+  worker ??= createOcrWorker().catch((error: unknown) => {
+    worker = undefined;
+    throw error;
+  });
+  return worker;
+}
+
+/** Ends the OCR worker thread (graceful shutdown, tests); the next analysis starts a new one. */
+export async function closeTextReader(): Promise<void> {
+  const current = worker;
+  worker = undefined;
+  if (current) await (await current.catch(() => null))?.terminate();
+}
+
+// One recognition at a time: the worker runs jobs in turn anyway, and a time limit must time only
+// its own job, not a queue.
+let queue: Promise<unknown> = Promise.resolve();
+function serialised<T>(run: () => Promise<T>): Promise<T> {
+  const result = queue.then(run, run);
+  queue = result.catch(() => undefined);
+  return result;
+}
+
+async function recognise(image: Buffer, signal: AbortSignal): Promise<OcrLine[]> {
+  return serialised(async () => {
+    signal.throwIfAborted();
+    const ocr = await getWorker();
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`OCR took over ${PASS_HARD_LIMIT_MS} ms`)),
+        PASS_HARD_LIMIT_MS,
+      );
+      onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('OCR aborted'));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const job = ocr.recognize(image, {}, { text: false, blocks: true });
+      job.catch(() => undefined); // settled after a lost race: nobody awaits it any more
+      const result = await Promise.race([job, stop]);
+      return (result.data.blocks ?? []).flatMap((block) =>
+        block.paragraphs.flatMap((paragraph) =>
+          paragraph.lines.map((line) => line.words.map(({ text, confidence }) => ({ text, confidence }))),
+        ),
+      );
+    } catch (error) {
+      // The abandoned job may still be running: replace the worker rather than wait for it.
+      if (worker) await closeTextReader();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  });
+}
+
+/** The preview as a binary PGM (Leptonica reads it without decoding work), grey or contrast-stretched. */
+async function greyImage(preview: PreparedImage['preview'], stretch: boolean): Promise<Buffer> {
+  const { data, width, height } = preview;
+  let pipeline = sharp(data, { raw: { width, height, channels: 3 } }).greyscale();
+  if (stretch) pipeline = pipeline.normalise();
+  const grey = await pipeline.raw().toBuffer();
+  return Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`), grey]);
+}
+
+/** Plate and VIN read from the image and compared with `context.inputMetaData`. */
+export async function readText(image: PreparedImage, context: AnalysisContext): Promise<TextPart> {
+  const started = performance.now();
+  const lines = await recognise(await greyImage(image.preview, false), context.signal);
+  let part = textPartFrom(lines, context.inputMetaData);
+  const complete = part.plate.read !== null && part.vin.read !== null;
+  if (!complete && performance.now() - started < SECOND_PASS_BEFORE_MS) {
+    lines.push(...(await recognise(await greyImage(image.preview, true), context.signal)));
+    part = textPartFrom(lines, context.inputMetaData);
+  }
+  return part;
+}
+
+export const textAnalyzer: ImageAnalyzer<typeof TextPart> = {
+  name: 'text',
+  version: 'tesseract-7.0.0-eng-best-int-1',
+  schema: TextPart,
+  // The first call starts the worker and loads the model (about 0.5 s).
+  timeoutMs: 15_000,
+  analyse: readText,
+};

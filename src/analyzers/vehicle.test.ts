@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Value } from '@sinclair/typebox/value';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { VehiclesPart } from '../domain/result/detection-parts.js';
+import type { AnalysisContext, PreparedImage } from './analyzer.js';
+import { loadVehicleModel, MIN_VEHICLE_SCORE, vehicleAnalyzer, vehicleModelMemory } from './vehicle.js';
+import { preparedFrom } from '../../test/helpers/prepared-image.js';
+
+const PHOTOS = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
+const context = (): AnalysisContext => ({ inputMetaData: {}, signal: new AbortController().signal });
+
+const prepare = (name: string): Promise<PreparedImage> => preparedFrom(path.join(PHOTOS, name));
+
+describe('vehicle analyzer', () => {
+  beforeAll(async () => {
+    const info = await loadVehicleModel();
+    expect(info.backend).toBe('wasm');
+    expect(info.weightBytes).toBeGreaterThan(1_000_000);
+  });
+
+  it.each(['licenseplate_motion.jpg', 'scenetext01.jpg'])('finds the car in %s', async (name) => {
+    const part = await vehicleAnalyzer.analyse(await prepare(name), context());
+    expect(Value.Check(VehiclesPart, part)).toBe(true);
+    expect(part.present).toBe(true);
+    const car = part.detections.find((detection) => detection.label === 'car');
+    expect(car?.score).toBeGreaterThanOrEqual(MIN_VEHICLE_SCORE);
+    expect(car?.box.width).toBeGreaterThan(0.1);
+    for (const { box } of part.detections) {
+      expect(box.x + box.width).toBeLessThanOrEqual(1);
+      expect(box.y + box.height).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('finds the rear of the car in the middle of the blurred photo', async () => {
+    const part = await vehicleAnalyzer.analyse(await prepare('licenseplate_motion.jpg'), context());
+    const [best] = part.detections;
+    expect(best?.label).toBe('car');
+    const centreX = (best?.box.x ?? 0) + (best?.box.width ?? 0) / 2;
+    expect(centreX).toBeGreaterThan(0.35);
+    expect(centreX).toBeLessThan(0.65);
+  });
+
+  it('finds no vehicle in home.jpg', async () => {
+    const part = await vehicleAnalyzer.analyse(await prepare('home.jpg'), context());
+    expect(Value.Check(VehiclesPart, part)).toBe(true);
+    expect(part).toEqual({ present: false, detections: [] });
+  });
+
+  it('keeps no tensors from one call to the next', async () => {
+    const image = await prepare('scenetext01.jpg');
+    await vehicleAnalyzer.analyse(image, context());
+    const before = await vehicleModelMemory();
+    for (let i = 0; i < 3; i++) await vehicleAnalyzer.analyse(image, context());
+    expect(await vehicleModelMemory()).toEqual(before);
+  });
+
+  it('leaves no process-wide exception listeners behind', () => {
+    // Vitest has its own; the wasm runtime's rethrowing ones must not be among them.
+    const sources = [
+      ...process.listeners('uncaughtException'),
+      ...process.listeners('unhandledRejection'),
+    ].map(String);
+    expect(
+      sources.filter((source) => source.includes('ExitStatus') || source.includes('throw reason')),
+    ).toEqual([]);
+  });
+
+  it('rejects a preview whose size does not match its bytes', async () => {
+    const image = await prepare('home.jpg');
+    const broken = { ...image, preview: { ...image.preview, width: image.preview.width + 1 } };
+    await expect(vehicleAnalyzer.analyse(broken, context())).rejects.toThrow(/expected/);
+  });
+});

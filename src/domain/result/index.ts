@@ -1,0 +1,97 @@
+// The published inspection result (D5): one TypeBox definition types the code, validates every result
+// the pipeline stores (tests), and is served as JSON Schema at /schemas/inspection-result.json.
+import { Type, type Static } from '@sinclair/typebox';
+import { DamagePart } from './damage-part.js';
+import { TextPart, VehiclesPart } from './detection-parts.js';
+import { ExifPart, FingerprintPart, QualityPart } from './image-parts.js';
+import { PairPart, VideoPart } from './video-pair-parts.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+/** An ISO 8601 UTC time (a pattern, so every JSON Schema validator checks it the same way). */
+const IsoTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' });
+
+export const MediaAnalysisParts = Type.Object(
+  {
+    quality: Type.Optional(QualityPart),
+    exif: Type.Optional(ExifPart),
+    fingerprint: Type.Optional(FingerprintPart),
+    vehicles: Type.Optional(VehiclesPart),
+    text: Type.Optional(TextPart),
+    damage: Type.Optional(DamagePart),
+    video: Type.Optional(VideoPart),
+  },
+  {
+    additionalProperties: false,
+    description: "Each analyzer's part; a part is missing when its analyzer failed (see `errors`).",
+  },
+);
+
+export const MediaResult = Type.Object({
+  id: Type.String(),
+  position: Type.Integer(),
+  kind: Type.Union([Type.Literal('image'), Type.Literal('video')]),
+  original_id: Nullable(Type.String()),
+  source_url: Nullable(Type.String()),
+  pair_index: Nullable(Type.Integer()),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  bytes: Type.Integer(),
+  mime: Type.String(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  duration_seconds: Nullable(Type.Number()),
+  thumbnail_key: Nullable(Type.String()),
+  analysis: MediaAnalysisParts,
+  errors: Type.Array(Type.Object({ analyzer: Type.String(), message: Type.String() })),
+  flags: Type.Array(Type.String(), {
+    description:
+      'blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, reused, damage',
+  }),
+});
+
+export const InspectionResult = Type.Object(
+  {
+    inspection_id: Type.String({ description: 'The upload session (or link) id.' }),
+    case_id: Type.String(),
+    status: Type.Literal('completed'),
+    version: Type.Integer({ minimum: 1, description: 'Grows by one with every (re-)analysis.' }),
+    source: Type.Union([Type.Literal('urls'), Type.Literal('file'), Type.Literal('link')]),
+    client_metadata: Type.Object({
+      input_metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+      agent_id: Nullable(Type.String()),
+      agent_name: Nullable(Type.String()),
+      email_id: Nullable(Type.String()),
+    }),
+    created_at: IsoTime,
+    analysed_at: IsoTime,
+    analyzers: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        version: Type.String(),
+        ok: Type.Integer(),
+        failed: Type.Integer(),
+      }),
+    ),
+    media: Type.Array(MediaResult),
+    pairs: Type.Array(
+      Type.Object({
+        index: Type.Integer(),
+        media_ids: Type.Array(Type.String(), { minItems: 2, maxItems: 2 }),
+        comparison: Type.Optional(PairPart),
+        error: Type.Optional(Nullable(Type.String())),
+      }),
+    ),
+    summary: Type.Object({
+      media_count: Type.Integer(),
+      images: Type.Integer(),
+      videos: Type.Integer(),
+      damages: Type.Integer(),
+      flags: Type.Array(Type.String()),
+      flag_counts: Type.Record(Type.String(), Type.Integer()),
+    }),
+  },
+  { $id: 'https://walkaround.dev/schemas/inspection-result.json', title: 'Walkaround inspection result' },
+);
+
+export type InspectionResult = Static<typeof InspectionResult>;

@@ -1,0 +1,50 @@
+// Webhook events and their delivery rules (D6). Pure: no I/O.
+
+export const EVENT_TYPES = [
+  'inspection.received',
+  'inspection.completed',
+  'inspection.failed',
+  'link.opened',
+  'link.submitted',
+  'link.expired',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const isEventType = (name: string): name is EventType =>
+  (EVENT_TYPES as readonly string[]).includes(name);
+
+/** D6: waits before the 2nd, 3rd … attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
+
+/** A 2xx answer within this time is a delivery. */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+
+/** Payloads larger than this are not inlined: the event carries a link to the result instead. */
+export const MAX_INLINE_PAYLOAD_BYTES = 1024 * 1024;
+
+/** How much of a receiver's answer is kept in the attempt log. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+/** `refused`: the destination is not allowed (a private address, a bad scheme); retrying cannot help. */
+export type AttemptOutcome = 'delivered' | 'retry' | 'gone' | 'exhausted' | 'refused';
+
+/**
+ * What an attempt means for its message: delivered on 2xx; 410 Gone stops retries; otherwise retried
+ * while the schedule has a next wait (`attempt` is 1 for the first attempt).
+ */
+export function outcomeOf(
+  status: number | null,
+  attempt: number,
+  schedule: readonly number[],
+): AttemptOutcome {
+  if (status !== null && status >= 200 && status < 300) return 'delivered';
+  if (status === 410) return 'gone';
+  return attempt <= schedule.length ? 'retry' : 'exhausted';
+}
+
+/** The envelope every event is sent in. */
+export interface EventEnvelope {
+  type: EventType;
+  timestamp: string;
+  data: unknown;
+}

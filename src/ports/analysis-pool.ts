@@ -1,0 +1,44 @@
+// Where the CPU-heavy analysis runs: off the event loop that serves HTTP (worker threads), with
+// bounded concurrency. The pool holds the analyzers and their models, loaded once per thread.
+import type { AnalyzerRun } from '../services/analysis/run-analyzers.js';
+
+export interface MediaTask {
+  /** Local file with the media's bytes. */
+  path: string;
+  mime: string;
+  kind: 'image' | 'video';
+  inputMetaData: Record<string, unknown>;
+  /** A folder the task may write to (keyframes), removed by the caller afterwards. */
+  workDir: string;
+}
+
+export interface ImageAnalysis {
+  width: number;
+  height: number;
+  parts: Record<string, unknown>;
+  runs: AnalyzerRun[];
+  /** A small JPEG for the portal. */
+  thumbnail: Uint8Array | null;
+}
+
+export interface VideoAnalysis {
+  /** Probe facts and keyframes, each keyframe analysed as an image. */
+  video: Record<string, unknown> & { keyframes: { time: number; index: number; analysis: ImageAnalysis }[] };
+  width: number;
+  height: number;
+  durationSeconds: number;
+  thumbnail: Uint8Array | null;
+  runs: AnalyzerRun[];
+}
+
+export type MediaAnalysis = ({ kind: 'image' } & ImageAnalysis) | ({ kind: 'video' } & VideoAnalysis);
+
+export interface AnalysisPool {
+  analyseMedia(task: MediaTask, signal?: AbortSignal): Promise<MediaAnalysis>;
+  comparePair(
+    a: { path: string; mime: string },
+    b: { path: string; mime: string },
+    signal?: AbortSignal,
+  ): Promise<unknown>;
+  close(): Promise<void>;
+}

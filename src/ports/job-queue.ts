@@ -1,0 +1,56 @@
+// Background jobs. A job is enqueued in the same database transaction as the state it follows, so it
+// exists exactly when that state is committed; a runner claims due jobs, runs their task, and retries a
+// failure on a capped backoff until its attempts are used up, then keeps it as failed with its error.
+import type { Db } from '../adapters/db/schema.js';
+
+export interface NewJob {
+  /** Name of the task that runs it, for example `analyse-inspection`. */
+  task: string;
+  /** Idempotency key: enqueueing a key that already has a job does nothing. */
+  key: string;
+  payload: Record<string, unknown>;
+  /** Epoch ms; default now. */
+  runAt?: number;
+  maxAttempts?: number;
+  /** Runs the job again when its key exists and has finished (completed or failed): re-analysis. */
+  again?: boolean;
+}
+
+export interface JobContext {
+  jobId: string;
+  /** 1 on the first run. */
+  attempt: number;
+  /** When this run fails, the job fails for good. */
+  isLastAttempt: boolean;
+  /** Aborted when the runner stops and the job must hand itself back. */
+  signal: AbortSignal;
+}
+
+/** Runs one job; throwing schedules a retry (or fails the job for good on its last attempt). */
+export type TaskHandler = (payload: Record<string, unknown>, context: JobContext) => Promise<void>;
+
+export interface JobState {
+  status: 'pending' | 'running' | 'completed' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  runAt: number;
+}
+
+export interface QueueRunner {
+  /** Stops claiming; waits for running jobs up to `graceMs`, then aborts them and hands them back. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface JobQueue {
+  /** Adds the job inside `trx` (a Kysely transaction), or does nothing when its key exists. */
+  enqueue(trx: Db, job: NewJob): Promise<void>;
+  /** Starts claiming and running due jobs of the given tasks, at most `concurrency` at a time. */
+  run(handlers: Record<string, TaskHandler>, opts: { concurrency: number; workerId: string }): QueueRunner;
+  /**
+   * The job's state by key, for progress and tests; undefined when there is no such job (never
+   * enqueued, or removed after it succeeded: an adapter may delete succeeded jobs).
+   */
+  state(key: string): Promise<JobState | undefined>;
+  /** Releases what the queue holds (connections); stop every runner first. */
+  close(): Promise<void>;
+}

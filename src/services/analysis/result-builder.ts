@@ -1,0 +1,141 @@
+// Assembles the published result (D5) from the analysed media, reuse matches and pair comparisons.
+import type { InspectionRow, MediaRow } from '../../adapters/db/schema.js';
+import type { InspectionResult } from '../../domain/result/index.js';
+import type { PairPart } from '../../domain/result/video-pair-parts.js';
+import type { MediaAnalysis } from '../../ports/analysis-pool.js';
+import type { AnalyzerRun } from './run-analyzers.js';
+import type { ReuseMatch } from './reuse.js';
+
+export interface AnalysedMedia {
+  row: MediaRow;
+  analysis: MediaAnalysis;
+  thumbnailKey: string | null;
+}
+
+export interface PairComparison {
+  index: number;
+  media_ids: string[];
+  comparison: unknown;
+  error: string | null;
+}
+
+export function buildResult(input: {
+  inspection: InspectionRow;
+  media: AnalysedMedia[];
+  reuse: Map<string, ReuseMatch[]>;
+  pairs: PairComparison[];
+  version: number;
+  analysedAt: number;
+}): InspectionResult {
+  const { inspection } = input;
+  const media = input.media.map((m) => mediaResult(m, input.reuse.get(m.row.id) ?? []));
+  const flags = new Set<string>();
+  const counts: Record<string, number> = {};
+  const count = (flag: string) => {
+    flags.add(flag);
+    counts[flag] = (counts[flag] ?? 0) + 1;
+  };
+  for (const item of media) for (const flag of item.flags) count(flag);
+  return {
+    inspection_id: inspection.id,
+    case_id: inspection.case_id,
+    status: 'completed',
+    version: input.version,
+    source: inspection.source,
+    client_metadata: {
+      input_metadata: parseJson(inspection.input_metadata) as Record<string, unknown> | null,
+      agent_id: inspection.agent_id,
+      agent_name: inspection.agent_name,
+      email_id: inspection.email_id,
+    },
+    created_at: new Date(inspection.created_at).toISOString(),
+    analysed_at: new Date(input.analysedAt).toISOString(),
+    analyzers: analyzersThatRan(input.media),
+    media,
+    pairs: input.pairs.map((p) => ({
+      index: p.index,
+      media_ids: p.media_ids,
+      ...(p.comparison === null ? { error: p.error } : { comparison: p.comparison as PairPart }),
+    })),
+    summary: {
+      media_count: media.length,
+      images: media.filter((m) => m.kind === 'image').length,
+      videos: media.filter((m) => m.kind === 'video').length,
+      damages: media.reduce((n, m) => n + damagesOf(m.analysis), 0),
+      flags: [...flags].sort(),
+      flag_counts: counts,
+    },
+  };
+}
+
+type MediaResult = InspectionResult['media'][number];
+
+function mediaResult(m: AnalysedMedia, matches: ReuseMatch[]): MediaResult {
+  const { row, analysis } = m;
+  const errors = runsOf(analysis)
+    .filter((r) => r.status !== 'ok')
+    .map((r) => ({ analyzer: r.name, message: r.error ?? r.status }));
+  const parts: Record<string, unknown> =
+    analysis.kind === 'image' ? { ...analysis.parts } : { video: analysis.video };
+  if (parts.fingerprint) parts.fingerprint = { ...parts.fingerprint, matches };
+  return {
+    id: row.id,
+    position: row.position,
+    kind: row.kind,
+    original_id: row.original_id,
+    source_url: row.source_url,
+    pair_index: row.pair_index,
+    sha256: row.sha256,
+    bytes: row.bytes,
+    mime: row.mime,
+    width: analysis.width,
+    height: analysis.height,
+    duration_seconds: analysis.kind === 'video' ? analysis.durationSeconds : null,
+    thumbnail_key: m.thumbnailKey,
+    // Each part was produced by the analyzer that owns its schema; the result is validated as a whole.
+    analysis: parts,
+    errors,
+    flags: flagsOf(parts, matches),
+  };
+}
+
+/** The flags of one media item, from its parts (each rule reads one analyzer's part). */
+function flagsOf(parts: Record<string, unknown>, matches: ReuseMatch[]): string[] {
+  const flags: string[] = [];
+  const quality = parts.quality as
+    | {
+        blur?: { pass?: boolean };
+        exposure?: { pass?: boolean; state?: string };
+        resolution?: { pass?: boolean };
+      }
+    | undefined;
+  if (quality?.blur?.pass === false) flags.push('blurry');
+  if (quality?.exposure?.pass === false)
+    flags.push(quality.exposure.state === 'dark' ? 'dark' : 'overexposed');
+  if (quality?.resolution?.pass === false) flags.push('low_resolution');
+  if ((parts.exif as { edited?: boolean } | undefined)?.edited) flags.push('edited');
+  if ((parts.vehicles as { present?: boolean } | undefined)?.present === false) flags.push('no_vehicle');
+  flags.push(...((parts.text as { flags?: string[] } | undefined)?.flags ?? []));
+  if (matches.length > 0) flags.push('reused');
+  if (damagesOf(parts) > 0) flags.push('damage');
+  return flags;
+}
+
+const damagesOf = (parts: Record<string, unknown>) =>
+  (parts.damage as { damages?: unknown[] } | undefined)?.damages?.length ?? 0;
+
+const runsOf = (analysis: MediaAnalysis): AnalyzerRun[] => analysis.runs;
+
+function analyzersThatRan(media: AnalysedMedia[]): InspectionResult['analyzers'] {
+  const seen = new Map<string, { name: string; version: string; ok: number; failed: number }>();
+  for (const m of media)
+    for (const run of runsOf(m.analysis)) {
+      const entry = seen.get(run.name) ?? { name: run.name, version: run.version, ok: 0, failed: 0 };
+      if (run.status === 'ok') entry.ok++;
+      else entry.failed++;
+      seen.set(run.name, entry);
+    }
+  return [...seen.values()];
+}
+
+const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));

@@ -1,0 +1,36 @@
+// Re-analysis (issue: after a model is configured, for example): the inspection is queued again and its
+// next result gets the next version number.
+import type { Db } from '../adapters/db/schema.js';
+import { inTransaction } from '../adapters/db/transaction.js';
+import type { JobQueue } from '../ports/job-queue.js';
+import { ANALYSE_TASK } from './upload/attempt.js';
+
+export class InspectionNotFoundError extends Error {
+  override name = 'InspectionNotFoundError';
+}
+
+export async function requestReanalysis(
+  deps: { db: Db; queue: JobQueue; now: () => number },
+  inspectionId: string,
+): Promise<{ previousVersion: number }> {
+  return inTransaction(deps.db, async (trx) => {
+    const inspection = await trx
+      .selectFrom('inspections')
+      .select(['id', 'result_version'])
+      .where('id', '=', inspectionId)
+      .executeTakeFirst();
+    if (!inspection) throw new InspectionNotFoundError(`No inspection ${inspectionId}`);
+    await trx
+      .updateTable('inspections')
+      .set({ status: 'queued', updated_at: deps.now() })
+      .where('id', '=', inspectionId)
+      .execute();
+    await deps.queue.enqueue(trx, {
+      task: ANALYSE_TASK,
+      key: `${ANALYSE_TASK}:${inspectionId}`,
+      payload: { inspectionId },
+      again: true,
+    });
+    return { previousVersion: inspection.result_version };
+  });
+}

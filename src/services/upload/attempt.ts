@@ -1,0 +1,228 @@
+// One upload request from admission to acceptance (spec 4.2, 4.3; D2, D4). Order: quota and service
+// window before the body is read; the session is claimed as soon as it is known, so concurrent uploads
+// with one session are refused before they transfer anything; media stream to staging; then, in one
+// transaction, the inspection, its media and its analysis job. A rejected attempt gives everything back:
+// staged bytes, the session claim, the quota.
+import crypto from 'node:crypto';
+import type { ClientRow, Db } from '../../adapters/db/schema.js';
+import { inTransaction } from '../../adapters/db/transaction.js';
+import { AppError } from '../../domain/errors.js';
+import { parseServiceWindow, secondsUntilOpen } from '../../domain/service-window.js';
+import type { JobQueue } from '../../ports/job-queue.js';
+import type { MediaStorage } from '../../ports/media-storage.js';
+import type { UploadQuota } from '../../ports/upload-quota.js';
+import { spendCredential, type TokenClaims } from '../credentials.js';
+import { emitEvent } from '../webhooks/events.js';
+import { checkHttpUrl } from './fields.js';
+import { Intake, type Variant } from './intake.js';
+
+export const ANALYSE_TASK = 'analyse-inspection';
+
+/** Seconds a client is told to wait when the analysis backend is down. */
+const BACKEND_RETRY_SECONDS = 60;
+
+export interface UploadDeps {
+  db: Db;
+  storage: MediaStorage;
+  queue: JobQueue;
+  quota: UploadQuota;
+  /** Whether the analysis backend (a live worker) can take work. */
+  analysisAvailable: () => Promise<boolean>;
+  now: () => number;
+  /** Base of links in webhook events. */
+  publicBaseUrl: string;
+}
+
+/** What is kept on the inspection beside its media. */
+export interface InspectionFields {
+  session: string;
+  case_id: string;
+  callback_url?: string | undefined;
+  agent_id?: string | undefined;
+  agent_name?: string | undefined;
+  email_id?: string | undefined;
+  inputMetaData?: Record<string, unknown> | undefined;
+  original_pair_Id?: string[] | undefined;
+}
+
+export interface UploadAccepted {
+  status: 'success';
+  id: string;
+  message: '';
+  case_id: string;
+}
+
+export class UploadAttempt {
+  readonly intake: Intake;
+  private quotaTaken = false;
+  private claimedSession: string | undefined;
+
+  private constructor(
+    private readonly deps: UploadDeps,
+    readonly client: ClientRow,
+    private readonly claims: TokenClaims,
+    readonly variant: Variant,
+  ) {
+    this.intake = new Intake(deps.storage, variant);
+  }
+
+  /** Admits the attempt (quota, service window, backend health) or throws 429/503. */
+  static async begin(deps: UploadDeps, claims: TokenClaims, variant: Variant): Promise<UploadAttempt> {
+    const client = await deps.db
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', claims.clientId)
+      .executeTakeFirst();
+    if (!client) throw new AppError('UPLOAD_UNAUTHORIZED');
+    const attempt = new UploadAttempt(deps, client, claims, variant);
+
+    const closedFor = secondsUntilOpen(
+      parseServiceWindow(client.service_window ?? 'always'),
+      new Date(deps.now()),
+      client.timezone,
+    );
+    if (closedFor > 0) throw new AppError('UPLOAD_SERVICE_UNAVAILABLE', { retryAfterSeconds: closedFor });
+    if (!(await deps.analysisAvailable()))
+      throw new AppError('UPLOAD_SERVICE_UNAVAILABLE', { retryAfterSeconds: BACKEND_RETRY_SECONDS });
+
+    const waitFor = await deps.quota.take(client.id, client.quota_per_hour);
+    if (waitFor > 0) throw new AppError('UPLOAD_QUOTA_EXCEEDED', { retryAfterSeconds: waitFor });
+    attempt.quotaTaken = true;
+    return attempt;
+  }
+
+  /** Claims the session for this attempt: it must be the token's own and unused. */
+  async claimSession(session: string): Promise<void> {
+    if (this.claimedSession === session) return;
+    if (this.claimedSession !== undefined || session !== this.claims.session)
+      throw new AppError('UPLOAD_SESSION_USED');
+    const spent = await spendCredential(
+      this.deps.db,
+      {
+        kind: 'session',
+        id: session,
+        clientId: this.client.id,
+        expiresAt: this.claims.expiresAt,
+      },
+      this.deps.now(),
+    );
+    if (!spent) throw new AppError('UPLOAD_SESSION_USED');
+    this.claimedSession = session;
+  }
+
+  /** The D4 rule for `callback_url`: required without a client webhook URL; http(s) when given. */
+  checkCallback(callbackUrl: string | undefined): void {
+    if (callbackUrl) checkHttpUrl('callback_url', callbackUrl);
+    else if (!this.client.webhook_url) throw new AppError('UPLOAD_CALLBACK_REQUIRED');
+  }
+
+  /** Publishes the staged media and writes inspection, media and job in one transaction. */
+  async accept(fields: InspectionFields): Promise<UploadAccepted> {
+    await this.claimSession(fields.session);
+    if (this.intake.items.length === 0)
+      throw new AppError('UPLOAD_FIELD_REQUIRED', {
+        params: { field: this.variant === 'file' ? 'files' : 'urls' },
+      });
+    const media = await this.intake.publish();
+    const now = this.deps.now();
+    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+    try {
+      await inTransaction(this.deps.db, async (trx) => {
+        await trx
+          .insertInto('inspections')
+          .values({
+            id: fields.session,
+            client_id: this.client.id,
+            case_id: fields.case_id,
+            source: this.variant,
+            status: 'queued',
+            callback_url: fields.callback_url || null,
+            agent_id: fields.agent_id ?? null,
+            agent_name: fields.agent_name ?? null,
+            email_id: fields.email_id ?? null,
+            input_metadata: json(fields.inputMetaData),
+            original_pair_ids: json(fields.original_pair_Id),
+            result: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await trx
+          .insertInto('media')
+          .values(
+            media.map((m) => ({
+              id: crypto.randomUUID(),
+              inspection_id: fields.session,
+              client_id: this.client.id,
+              position: m.position,
+              kind: m.kind,
+              pair_index: m.pairIndex,
+              pair_member: m.pairMember,
+              original_id: m.originalId,
+              source_url: m.sourceUrl,
+              storage_key: m.stored.key,
+              sha256: m.stored.sha256,
+              bytes: m.stored.bytes,
+              mime: m.mime,
+              created_at: now,
+            })),
+          )
+          .execute();
+        await this.deps.queue.enqueue(trx, {
+          task: ANALYSE_TASK,
+          key: `${ANALYSE_TASK}:${fields.session}`,
+          payload: { inspectionId: fields.session },
+        });
+        await emitEvent(trx, this.deps, {
+          client: this.client,
+          type: 'inspection.received',
+          inspectionId: fields.session,
+          callbackUrl: fields.callback_url,
+          data: {
+            inspection_id: fields.session,
+            case_id: fields.case_id,
+            status: 'queued',
+            media_count: media.length,
+            kind: media[0]?.kind ?? null,
+          },
+        });
+      });
+    } catch (error) {
+      await this.removeUnreferenced();
+      throw error;
+    }
+    this.quotaTaken = false;
+    this.claimedSession = undefined;
+    return { status: 'success', id: fields.session, message: '', case_id: fields.case_id };
+  }
+
+  /** Gives back what a rejected attempt took; never throws (the rejection is what the client sees). */
+  async abandon(): Promise<void> {
+    await this.intake.discard();
+    const tasks: Promise<unknown>[] = [];
+    if (this.claimedSession !== undefined)
+      tasks.push(
+        this.deps.db
+          .deleteFrom('spent_credentials')
+          .where('kind', '=', 'session')
+          .where('id', '=', this.claimedSession)
+          .execute(),
+      );
+    if (this.quotaTaken) tasks.push(this.deps.quota.giveBack(this.client.id, this.client.quota_per_hour));
+    await Promise.allSettled(tasks);
+  }
+
+  /** Objects this attempt published that no media row references (the transaction failed). */
+  private async removeUnreferenced(): Promise<void> {
+    for (const object of this.intake.createdObjects()) {
+      const used = await this.deps.db
+        .selectFrom('media')
+        .select('id')
+        .where('sha256', '=', object.sha256)
+        .limit(1)
+        .executeTakeFirst()
+        .catch(() => ({ id: 'unknown' }));
+      if (!used) await this.deps.storage.delete(object.key).catch(() => undefined);
+    }
+  }
+}

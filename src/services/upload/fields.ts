@@ -1,0 +1,86 @@
+// The fields of the two upload variants (spec 2.2, 2.3) and their checks, with D4's messages: a missing
+// or wrong required field is "<field> is required", a wrong `type` "type must be urls|file", a malformed
+// optional field "<field> is invalid".
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { AppError } from '../../domain/errors.js';
+
+const Text = (description: string, maxLength = 1024) => Type.String({ maxLength, description });
+const Url = Type.String({ minLength: 1, maxLength: 4096 });
+
+const common = {
+  session: Type.String({
+    minLength: 1,
+    maxLength: 128,
+    description: 'The session from `/api/authenticate`.',
+  }),
+  case_id: Type.String({ minLength: 1, maxLength: 256, description: "The client's own inspection id." }),
+  callback_url: Type.Optional(
+    Type.String({ maxLength: 2048, description: 'Where the result is sent; else the client webhook URL.' }),
+  ),
+  agent_id: Type.Optional(Text('Agent id.')),
+  agent_name: Type.Optional(Text('Agent name.')),
+  email_id: Type.Optional(Text('E-mail address the report is sent to.', 320)),
+};
+
+export const UrlsUploadBody = Type.Object(
+  {
+    type: Type.Literal('urls'),
+    ...common,
+    urls: Type.Optional(Type.Array(Url, { description: 'Image or video URLs.' })),
+    url_pairs: Type.Optional(Type.Array(Type.Array(Url), { description: 'Image URL pairs `[url1, url2]`.' })),
+    original_Id: Type.Optional(
+      Type.Array(Type.String({ maxLength: 512 }), { description: 'File names for `urls`.' }),
+    ),
+    original_pair_Id: Type.Optional(
+      Type.Array(Type.String({ maxLength: 1024 }), { description: 'Combined file names for `url_pairs`.' }),
+    ),
+    auth: Type.Optional(
+      Type.String({ maxLength: 8192, description: 'Authorization header for fetching the URLs.' }),
+    ),
+    inputMetaData: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Client metadata.' }),
+    ),
+  },
+  { additionalProperties: true, description: 'Upload by URLs (`type` = `urls`).' },
+);
+export type UrlsUpload = Static<typeof UrlsUploadBody>;
+
+/** The text fields of a multipart upload; files come as repeated `files` parts. */
+export const FileUploadFields = Type.Object(
+  {
+    type: Type.Literal('file'),
+    ...common,
+    inputMetaData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: true },
+);
+export type FileUpload = Static<typeof FileUploadFields>;
+
+const REQUIRED = new Set(['type', 'session', 'case_id', 'urls', 'files']);
+
+/** Checks `value` against the variant's schema and throws the D4 error of the first problem. */
+export function checkFields<T extends TSchema>(schema: T, value: Record<string, unknown>): Static<T> {
+  const expectedType = (schema.properties as Record<string, { const?: string }>).type?.const;
+  if (typeof value.type !== 'string' || value.type === '')
+    throw new AppError('UPLOAD_FIELD_REQUIRED', { params: { field: 'type' } });
+  if (value.type !== expectedType)
+    throw new AppError(expectedType === 'urls' ? 'UPLOAD_TYPE_NOT_URLS' : 'UPLOAD_TYPE_NOT_FILE');
+  for (const error of Value.Errors(schema, value)) {
+    const field = error.path.split('/')[1] ?? '';
+    const code = REQUIRED.has(field) ? 'UPLOAD_FIELD_REQUIRED' : 'UPLOAD_INVALID_FIELD';
+    throw new AppError(code, { params: { field } });
+  }
+  return value;
+}
+
+/** An http(s) URL, or the D4 error naming the field. */
+export function checkHttpUrl(field: string, text: string): URL {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+  } catch {
+    // reported below
+  }
+  throw new AppError('UPLOAD_INVALID_FIELD', { params: { field } });
+}

@@ -1,0 +1,129 @@
+// One delivery attempt of a webhook message (D6), run by the worker: signed per Standard Webhooks,
+// sent through safe-fetch, logged, then either done or scheduled again. At least once: a worker killed
+// mid-attempt leaves the job to run again, with the same `webhook-id`.
+import crypto from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import type { SecretBox } from '../../adapters/crypto/secret-box.js';
+import type { Db } from '../../adapters/db/schema.js';
+import { inTransaction } from '../../adapters/db/transaction.js';
+import { OutboundError, readLimitedText, type SafeFetch } from '../../adapters/fetch/safe-fetch.js';
+import { DELIVERY_TIMEOUT_MS, outcomeOf, RESPONSE_EXCERPT_BYTES } from '../../domain/webhooks.js';
+import type { JobQueue } from '../../ports/job-queue.js';
+import { VERSION } from '../../version.js';
+import { DELIVER_TASK } from './events.js';
+
+export interface DeliverDeps {
+  db: Db;
+  queue: JobQueue;
+  safeFetch: SafeFetch;
+  secrets: SecretBox;
+  now: () => number;
+  /** Seconds to wait before each retry (D6 by default). */
+  retrySchedule: readonly number[];
+}
+
+export interface DeliveryJob {
+  messageId: string;
+  /** A re-send by hand: one more attempt, whatever the message's state, with no retries after it. */
+  manual?: boolean;
+}
+
+export async function deliverMessage(deps: DeliverDeps, job: DeliveryJob): Promise<void> {
+  const message = await deps.db
+    .selectFrom('webhook_messages')
+    .innerJoin('clients', 'clients.id', 'webhook_messages.client_id')
+    .selectAll('webhook_messages')
+    .select([
+      'clients.webhook_secret_enc',
+      'clients.webhook_secret_previous_enc',
+      'clients.webhook_secret_previous_until',
+    ])
+    .where('webhook_messages.id', '=', job.messageId)
+    .executeTakeFirst();
+  if (!message || (message.status !== 'pending' && !job.manual)) return;
+
+  const attempt = message.attempts + 1;
+  const startedAt = deps.now();
+  // Signs `id.timestamp.body` with the client's `whsec_` secret (Standard Webhooks); during a rotation's
+  // grace period with the previous secret too (space-separated signatures).
+  const secrets = [message.webhook_secret_enc];
+  if (message.webhook_secret_previous_enc && (message.webhook_secret_previous_until ?? 0) > startedAt)
+    secrets.push(message.webhook_secret_previous_enc);
+  const signature = secrets
+    .map((sealed) =>
+      new Webhook(deps.secrets.open(sealed)).sign(message.id, new Date(startedAt), message.payload),
+    )
+    .join(' ');
+  let status: number | null = null;
+  let excerpt: string | null = null;
+  let error: string | null = null;
+  let refused = false;
+  try {
+    const response = await deps.safeFetch(message.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': `walkaround-webhooks/${VERSION}`,
+        'webhook-id': message.id,
+        'webhook-timestamp': String(Math.floor(startedAt / 1000)),
+        'webhook-signature': signature,
+      },
+      body: message.payload,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+    });
+    status = response.status;
+    excerpt = await readLimitedText(response.body, RESPONSE_EXCERPT_BYTES).catch(() => null);
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message : String(failure);
+    refused =
+      failure instanceof OutboundError &&
+      (failure.reason === 'private_address' || failure.reason === 'scheme');
+  }
+  const finishedAt = deps.now();
+  // A re-send by hand is one attempt: it never schedules retries, and failing it leaves the state as it was.
+  const outcome = refused ? 'refused' : outcomeOf(status, attempt, job.manual ? [] : deps.retrySchedule);
+  const nextStatus =
+    outcome === 'delivered'
+      ? 'delivered'
+      : job.manual
+        ? message.status
+        : outcome === 'retry'
+          ? 'pending'
+          : 'failed';
+
+  await inTransaction(deps.db, async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values({
+        id: crypto.randomUUID(),
+        message_id: message.id,
+        attempt,
+        started_at: startedAt,
+        url: message.url,
+        status_code: status,
+        latency_ms: finishedAt - startedAt,
+        response_excerpt: excerpt,
+        error,
+        outcome,
+      })
+      .execute();
+    const nextAt = outcome === 'retry' ? finishedAt + deps.retrySchedule[attempt - 1]! * 1000 : null;
+    await trx
+      .updateTable('webhook_messages')
+      .set({
+        attempts: attempt,
+        status: nextStatus,
+        next_attempt_at: job.manual ? message.next_attempt_at : nextAt,
+        updated_at: finishedAt,
+      })
+      .where('id', '=', message.id)
+      .execute();
+    if (nextAt !== null)
+      await deps.queue.enqueue(trx, {
+        task: DELIVER_TASK,
+        key: `${DELIVER_TASK}:${message.id}:${attempt + 1}`,
+        payload: { messageId: message.id },
+        runAt: nextAt,
+      });
+  });
+}

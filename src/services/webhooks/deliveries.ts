@@ -1,0 +1,109 @@
+// The delivery log (D6): every message of an inspection with its attempts, and re-sending by hand.
+import crypto from 'node:crypto';
+import type { Db } from '../../adapters/db/schema.js';
+import { inTransaction } from '../../adapters/db/transaction.js';
+import type { JobQueue } from '../../ports/job-queue.js';
+import { DELIVER_TASK } from './events.js';
+
+export interface DeliveryView {
+  id: string;
+  event_type: string;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: {
+    attempt: number;
+    at: string;
+    url: string;
+    status_code: number | null;
+    latency_ms: number;
+    response_excerpt: string | null;
+    error: string | null;
+    outcome: string;
+  }[];
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The inspection's messages, oldest first, or undefined when the inspection is not the client's. */
+export async function listDeliveries(
+  db: Db,
+  clientId: string,
+  inspectionId: string,
+): Promise<DeliveryView[] | undefined> {
+  const inspection = await db
+    .selectFrom('inspections')
+    .select('id')
+    .where('id', '=', inspectionId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  if (!inspection) return undefined;
+  const messages = await db
+    .selectFrom('webhook_messages')
+    .selectAll()
+    .where('inspection_id', '=', inspectionId)
+    .where('client_id', '=', clientId)
+    .orderBy('created_at')
+    .execute();
+  const attempts =
+    messages.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_attempts')
+          .selectAll()
+          .where(
+            'message_id',
+            'in',
+            messages.map((m) => m.id),
+          )
+          .orderBy('started_at')
+          .orderBy('attempt')
+          .execute();
+  return messages.map((m) => ({
+    id: m.id,
+    event_type: m.event_type,
+    url: m.url,
+    status: m.status,
+    attempts: attempts
+      .filter((a) => a.message_id === m.id)
+      .map((a) => ({
+        attempt: a.attempt,
+        at: new Date(a.started_at).toISOString(),
+        url: a.url,
+        status_code: a.status_code,
+        latency_ms: a.latency_ms,
+        response_excerpt: a.response_excerpt,
+        error: a.error,
+        outcome: a.outcome,
+      })),
+    next_attempt_at: iso(m.next_attempt_at),
+    created_at: new Date(m.created_at).toISOString(),
+  }));
+}
+
+export class MessageNotFoundError extends Error {
+  override name = 'MessageNotFoundError';
+}
+
+/**
+ * Queues one more attempt of the message (same `webhook-id`). `clientId` limits it to the client's own
+ * messages (API); the operator CLI passes null.
+ */
+export async function resendMessage(
+  deps: { db: Db; queue: JobQueue },
+  messageId: string,
+  scope: { clientId: string | null; inspectionId?: string },
+): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
+    let query = trx.selectFrom('webhook_messages').select('id').where('id', '=', messageId);
+    if (scope.clientId !== null) query = query.where('client_id', '=', scope.clientId);
+    if (scope.inspectionId !== undefined) query = query.where('inspection_id', '=', scope.inspectionId);
+    if (!(await query.executeTakeFirst())) throw new MessageNotFoundError(`No webhook message ${messageId}`);
+    await deps.queue.enqueue(trx, {
+      task: DELIVER_TASK,
+      key: `${DELIVER_TASK}:${messageId}:manual:${crypto.randomUUID()}`,
+      payload: { messageId, manual: true },
+    });
+  });
+}

@@ -1,0 +1,37 @@
+// The analysis pool on worker threads (piscina): analysis runs off the event loop that serves HTTP,
+// at most `threads` media at a time; each thread loads the analyzers and models once.
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { DamageModelSettings, OutboundSettings } from '../config.js';
+import type { AnalysisPool, MediaAnalysis, MediaTask } from '../ports/analysis-pool.js';
+import type { ThreadTask } from './analysis-thread.js';
+
+export interface ThreadSettings {
+  damageModel: DamageModelSettings;
+  outbound: OutboundSettings;
+}
+
+export function createAnalysisPool(settings: ThreadSettings, opts: { threads?: number } = {}): AnalysisPool {
+  const threads = opts.threads ?? Math.max(1, Math.min(4, os.availableParallelism() - 1));
+  // Compiled: the .js beside this file. Under the test runner (TypeScript sources): the .ts through tsx.
+  const fromSource = import.meta.url.endsWith('.ts');
+  const pool = new Piscina({
+    filename: fileURLToPath(new URL(`./analysis-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url)),
+    ...(fromSource && { execArgv: ['--import', 'tsx'] }),
+    workerData: settings,
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+    // Models (tfjs, OCR) are large: a thread's heap needs room.
+    resourceLimits: { maxOldGenerationSizeMb: 2048 },
+  });
+  const run = <T>(task: ThreadTask, signal?: AbortSignal) =>
+    pool.run(task, signal ? { signal } : {}) as Promise<T>;
+  return {
+    analyseMedia: (task: MediaTask, signal?: AbortSignal) =>
+      run<MediaAnalysis>({ type: 'media', task }, signal),
+    comparePair: (a, b, signal) => run<unknown>({ type: 'pair', a, b }, signal),
+    close: () => pool.destroy(),
+  };
+}
