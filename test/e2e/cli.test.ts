@@ -23,7 +23,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
   it('migrate applies the migrations once', async () => {
     expect(await json('migrate')).toEqual({
       database: backend,
-      applied: ['0001-foundation', '0002-inspections', '0003-analysis', '0004-webhooks'],
+      applied: ['0001-foundation', '0002-inspections', '0003-analysis', '0004-webhooks', '0005-links'],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });
   });

@@ -197,6 +197,59 @@ export interface WebhookAttemptsTable {
   outcome: string;
 }
 
+export type LinkStatus = 'open' | 'submitted' | 'expired';
+
+/** An inspection link (D7); `id` becomes the inspection's id on submit. */
+export interface LinksTable {
+  id: string;
+  client_id: string;
+  persona_id: number;
+  /** SHA-256 of the token, hex; the token itself is never stored. */
+  token_hash: string;
+  case_id: string | null;
+  /** JSON object, as given to the link generator. */
+  input_metadata: string | null;
+  status: LinkStatus;
+  expires_at: number;
+  opened_at: number | null;
+  submitted_at: number | null;
+  created_at: number;
+}
+
+/** A finished capture upload behind a link: one per step (a retake replaces it). */
+export interface LinkMediaTable {
+  id: string;
+  link_id: string;
+  step_id: string;
+  kind: 'image' | 'video';
+  storage_key: string;
+  sha256: string;
+  bytes: number;
+  mime: string;
+  created_at: number;
+}
+
+export type OutboxStatus = 'pending' | 'sent' | 'failed' | 'held';
+
+/** A link message (SMS or e-mail), written with the link and sent by the worker. */
+export interface OutboxMessagesTable {
+  id: string;
+  client_id: string;
+  link_id: string | null;
+  channel: 'email' | 'sms';
+  recipient: string;
+  language: string;
+  subject: string | null;
+  body: string;
+  status: OutboxStatus;
+  attempts: Generated<number>;
+  last_error: string | null;
+  provider_message_id: string | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+}
+
 export interface Tables {
   clients: ClientsTable;
   api_keys: ApiKeysTable;
@@ -213,6 +266,9 @@ export interface Tables {
   queue_workers: QueueWorkersTable;
   webhook_messages: WebhookMessagesTable;
   webhook_attempts: WebhookAttemptsTable;
+  links: LinksTable;
+  link_media: LinkMediaTable;
+  outbox_messages: OutboxMessagesTable;
 }
 
 export type Db = Kysely<Tables>;
@@ -227,3 +283,6 @@ export type MediaRow = Selectable<MediaTable>;
 export type JobRow = Selectable<JobsTable>;
 export type WebhookMessageRow = Selectable<WebhookMessagesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type LinkRow = Selectable<LinksTable>;
+export type LinkMediaRow = Selectable<LinkMediaTable>;
+export type OutboxMessageRow = Selectable<OutboxMessagesTable>;

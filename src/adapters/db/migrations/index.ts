@@ -4,6 +4,7 @@ import { foundation } from './0001-foundation.js';
 import { inspections } from './0002-inspections.js';
 import { analysis } from './0003-analysis.js';
 import { webhooks } from './0004-webhooks.js';
+import { links } from './0005-links.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -14,6 +15,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0002-inspections': inspections(),
         '0003-analysis': analysis(),
         '0004-webhooks': webhooks(),
+        '0005-links': links(),
       }),
   };
 }
