@@ -3,7 +3,7 @@
 import type { Db } from '../adapters/db/schema.js';
 import { inTransaction } from '../adapters/db/transaction.js';
 import type { JobQueue } from '../ports/job-queue.js';
-import { ANALYSE_TASK } from './upload/attempt.js';
+import { ANALYSE_TASK } from './record-inspection.js';
 
 export class InspectionNotFoundError extends Error {
   override name = 'InspectionNotFoundError';

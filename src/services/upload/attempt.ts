@@ -3,7 +3,6 @@
 // with one session are refused before they transfer anything; media stream to staging; then, in one
 // transaction, the inspection, its media and its analysis job. A rejected attempt gives everything back:
 // staged bytes, the session claim, the quota.
-import crypto from 'node:crypto';
 import type { ClientRow, Db } from '../../adapters/db/schema.js';
 import { inTransaction } from '../../adapters/db/transaction.js';
 import { AppError } from '../../domain/errors.js';
@@ -12,11 +11,12 @@ import type { JobQueue } from '../../ports/job-queue.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
 import type { UploadQuota } from '../../ports/upload-quota.js';
 import { spendCredential, type TokenClaims } from '../credentials.js';
-import { emitEvent } from '../webhooks/events.js';
+import { recordInspection, type InspectionFields } from '../record-inspection.js';
 import { checkHttpUrl } from './fields.js';
 import { Intake, type Variant } from './intake.js';
 
-export const ANALYSE_TASK = 'analyse-inspection';
+// TODO(links): import ANALYSE_TASK from record-inspection.js in workers/run.ts, then drop this.
+export { ANALYSE_TASK } from '../record-inspection.js';
 
 /** Seconds a client is told to wait when the analysis backend is down. */
 const BACKEND_RETRY_SECONDS = 60;
@@ -31,18 +31,6 @@ export interface UploadDeps {
   now: () => number;
   /** Base of links in webhook events. */
   publicBaseUrl: string;
-}
-
-/** What is kept on the inspection beside its media. */
-export interface InspectionFields {
-  session: string;
-  case_id: string;
-  callback_url?: string | undefined;
-  agent_id?: string | undefined;
-  agent_name?: string | undefined;
-  email_id?: string | undefined;
-  inputMetaData?: Record<string, unknown> | undefined;
-  original_pair_Id?: string[] | undefined;
 }
 
 export interface UploadAccepted {
@@ -124,69 +112,20 @@ export class UploadAttempt {
         params: { field: this.variant === 'file' ? 'files' : 'urls' },
       });
     const media = await this.intake.publish();
-    const now = this.deps.now();
-    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
     try {
-      await inTransaction(this.deps.db, async (trx) => {
-        await trx
-          .insertInto('inspections')
-          .values({
-            id: fields.session,
-            client_id: this.client.id,
-            case_id: fields.case_id,
-            source: this.variant,
-            status: 'queued',
-            callback_url: fields.callback_url || null,
-            agent_id: fields.agent_id ?? null,
-            agent_name: fields.agent_name ?? null,
-            email_id: fields.email_id ?? null,
-            input_metadata: json(fields.inputMetaData),
-            original_pair_ids: json(fields.original_pair_Id),
-            result: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-        await trx
-          .insertInto('media')
-          .values(
-            media.map((m) => ({
-              id: crypto.randomUUID(),
-              inspection_id: fields.session,
-              client_id: this.client.id,
-              position: m.position,
-              kind: m.kind,
-              pair_index: m.pairIndex,
-              pair_member: m.pairMember,
-              original_id: m.originalId,
-              source_url: m.sourceUrl,
-              storage_key: m.stored.key,
-              sha256: m.stored.sha256,
-              bytes: m.stored.bytes,
-              mime: m.mime,
-              created_at: now,
-            })),
-          )
-          .execute();
-        await this.deps.queue.enqueue(trx, {
-          task: ANALYSE_TASK,
-          key: `${ANALYSE_TASK}:${fields.session}`,
-          payload: { inspectionId: fields.session },
-        });
-        await emitEvent(trx, this.deps, {
+      await inTransaction(this.deps.db, (trx) =>
+        recordInspection(trx, this.deps, {
           client: this.client,
-          type: 'inspection.received',
-          inspectionId: fields.session,
-          callbackUrl: fields.callback_url,
-          data: {
-            inspection_id: fields.session,
-            case_id: fields.case_id,
-            status: 'queued',
-            media_count: media.length,
-            kind: media[0]?.kind ?? null,
-          },
-        });
-      });
+          source: this.variant,
+          fields,
+          media: media.map((m) => ({
+            ...m,
+            storageKey: m.stored.key,
+            sha256: m.stored.sha256,
+            bytes: m.stored.bytes,
+          })),
+        }),
+      );
     } catch (error) {
       await this.removeUnreferenced();
       throw error;
