@@ -1,22 +1,17 @@
 // walkaround personas create|list (D9)
-import { Command } from 'commander';
+import fs from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { PersonaRow } from '../adapters/db/schema.js';
-import { SUPPORTED_LANGUAGES, type CaptureStep } from '../domain/personas.js';
-import { createPersona, listPersonas } from '../services/personas.js';
+import { SUPPORTED_LANGUAGES, type Branding, type CaptureStep } from '../domain/personas.js';
+import {
+  createPersona,
+  listPersonas,
+  personaView,
+  updatePersona,
+  type PersonaSettings,
+} from '../services/personas.js';
 import { print, table, withStorage } from './context.js';
-import { oneOf } from './options.js';
-
-const personaJson = (p: PersonaRow) => ({
-  id: p.id,
-  client_id: p.client_id,
-  name: p.name,
-  kind: p.kind,
-  language: p.language,
-  steps: JSON.parse(p.steps) as CaptureStep[],
-  video_min_seconds: p.video_min_seconds,
-  video_max_seconds: p.video_max_seconds,
-  branding: JSON.parse(p.branding) as object,
-});
+import { oneOf, positiveInteger } from './options.js';
 
 const personaLines = (p: PersonaRow): [string, string][] => [
   ['personaId', String(p.id)],
@@ -30,28 +25,41 @@ const personaLines = (p: PersonaRow): [string, string][] => [
 export function personasCommand(): Command {
   const personas = new Command('personas').description('manage capture flows (personaId of /superappToken)');
 
-  personas
-    .command('create')
-    .description('create a persona from the built-in photo or video template; prints its id')
-    .requiredOption('--client <id>', 'owning client id')
-    .requiredOption('--kind <kind>', 'photo or video', oneOf('photo', 'video'))
-    .option('--name <name>', "display name (default: the template's)")
-    .option('--language <code>', `language of the flow (${SUPPORTED_LANGUAGES.join(', ')})`, 'en')
-    .option('--json', 'print one JSON object')
-    .action(
-      (o: { client: string; kind: 'photo' | 'video'; name?: string; language: string; json?: boolean }) =>
-        withStorage(async (deps) => {
-          const persona = await createPersona(deps, {
-            clientId: o.client,
-            kind: o.kind,
-            language: o.language,
-            ...(o.name !== undefined && { name: o.name }),
-          });
-          print(o.json, personaJson(persona), () =>
-            ['Persona created.', table(personaLines(persona))].join('\n'),
-          );
-        }),
-    );
+  withSettingOptions(
+    personas
+      .command('create')
+      .description('create a persona from the built-in photo or video template; prints its id')
+      .requiredOption('--client <id>', 'owning client id')
+      .requiredOption('--kind <kind>', 'photo or video', oneOf('photo', 'video'))
+      .option('--name <name>', "display name (default: the template's)")
+      .option('--language <code>', `language of the flow (${SUPPORTED_LANGUAGES.join(', ')})`, 'en')
+      .option('--json', 'print one JSON object'),
+  ).action((o: SettingOptions & { client: string; kind: 'photo' | 'video'; json?: boolean }) =>
+    withStorage(async (deps) => {
+      const persona = await createPersona(deps, { clientId: o.client, kind: o.kind, ...settingsOf(o) });
+      print(o.json, personaView(persona), () =>
+        ['Persona created.', table(personaLines(persona))].join('\n'),
+      );
+    }),
+  );
+
+  withSettingOptions(
+    personas
+      .command('update')
+      .description('change settings of a persona')
+      .argument('<personaId>', 'the persona id', positiveInteger)
+      .option('--name <name>', 'display name')
+      .option('--language <code>', `language of the flow (${SUPPORTED_LANGUAGES.join(', ')})`)
+      .option('--json', 'print one JSON object'),
+  ).action((id: number, o: SettingOptions & { json?: boolean }) =>
+    withStorage(async (deps) => {
+      const persona = await updatePersona(deps.db, { id }, settingsOf(o));
+      if (!persona) throw new Error(`No persona with id ${id}`);
+      print(o.json, personaView(persona), () =>
+        ['Persona updated.', table(personaLines(persona))].join('\n'),
+      );
+    }),
+  );
 
   personas
     .command('list')
@@ -61,10 +69,82 @@ export function personasCommand(): Command {
     .action((o: { client?: string; json?: boolean }) =>
       withStorage(async (deps) => {
         const rows = await listPersonas(deps.db, o.client);
-        print(o.json, { personas: rows.map(personaJson) }, () =>
+        print(o.json, { personas: rows.map(personaView) }, () =>
           rows.length === 0 ? 'No personas.' : rows.map((p) => table(personaLines(p))).join('\n\n'),
         );
       }),
     );
   return personas;
+}
+
+interface SettingOptions {
+  name?: string;
+  language?: string;
+  steps?: CaptureStep[];
+  videoMin?: number;
+  videoMax?: number;
+  brandName?: string;
+  brandColour?: string;
+  logoUrl?: string;
+}
+
+/** Adds the options shared by create and update (name and language each declare, with their defaults). */
+function withSettingOptions(command: Command): Command {
+  const shared = [
+    new Option('--steps <file>', 'JSON file with the ordered capture steps').argParser(stepsFromFile),
+    new Option('--video-min <seconds>', 'shortest video (video personas)').argParser(positiveInteger),
+    new Option('--video-max <seconds>', 'longest video (video personas)').argParser(positiveInteger),
+    new Option('--brand-name <name>', 'name shown in the capture app'),
+    new Option('--brand-colour <#rrggbb>', 'main colour of the capture app'),
+    new Option('--logo-url <https-url>', 'logo shown in the capture app'),
+  ];
+  for (const option of shared) command.addOption(option);
+  return command;
+}
+
+function settingsOf(o: SettingOptions): PersonaSettings {
+  const branding: Branding = {
+    ...(o.brandName !== undefined && { name: o.brandName }),
+    ...(o.brandColour !== undefined && { colour: o.brandColour }),
+    ...(o.logoUrl !== undefined && { logoUrl: o.logoUrl }),
+  };
+  return {
+    ...(o.name !== undefined && { name: o.name }),
+    ...(o.language !== undefined && { language: o.language }),
+    ...(o.steps !== undefined && { steps: o.steps }),
+    ...(o.videoMin !== undefined && { videoMinSeconds: o.videoMin }),
+    ...(o.videoMax !== undefined && { videoMaxSeconds: o.videoMax }),
+    ...(Object.keys(branding).length > 0 && { branding }),
+  };
+}
+
+function stepsFromFile(file: string): CaptureStep[] {
+  let steps: unknown;
+  try {
+    steps = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new InvalidArgumentError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const valid = (step: unknown): step is CaptureStep => {
+    const s = step as Partial<CaptureStep> | null;
+    return (
+      typeof s === 'object' &&
+      s !== null &&
+      typeof s.id === 'string' &&
+      typeof s.label === 'string' &&
+      typeof (s.instructions ?? '') === 'string' &&
+      typeof (s.required ?? true) === 'boolean'
+    );
+  };
+  if (!Array.isArray(steps) || !steps.every(valid))
+    throw new InvalidArgumentError(
+      'expected a JSON array of steps {id, label, instructions, required, overlay}',
+    );
+  return steps.map((s) => ({
+    id: s.id,
+    label: s.label,
+    instructions: s.instructions ?? '',
+    required: s.required ?? true,
+    overlay: s.overlay ?? s.id,
+  }));
 }

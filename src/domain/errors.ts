@@ -216,6 +216,88 @@ export const catalogue = {
     surface: 'link',
     when: 'Any other unexpected failure.',
   },
+  LINK_INVALID_PERSONA: {
+    status: 400,
+    message: 'Invalid personaId',
+    surface: 'link',
+    when: "`personaId` missing, not an integer, or not one of the key's client's personas.",
+  },
+  LINK_INVALID_PHONE: {
+    status: 400,
+    message: 'Invalid phone number',
+    surface: 'link',
+    when: '`userDetails.phone` is not a valid number in E.164 form (`+<country code><number>`).',
+  },
+  LINK_INVALID_EMAIL: {
+    status: 400,
+    message: 'Invalid email',
+    surface: 'link',
+    when: '`userDetails.email` is not an e-mail address.',
+  },
+  LINK_INVALID_FIELD: {
+    status: 400,
+    message: '<field> is invalid',
+    surface: 'link',
+    when: 'A field of the wrong type (for example `caseId` not a string, `inputMetaData` not an object).',
+  },
+
+  // The capture API behind a link (D8): authorised by the link token alone.
+  CAPTURE_LINK_INVALID: {
+    status: 401,
+    message: 'Link not valid',
+    surface: 'plain',
+    when: 'No link token in `Authorization: Bearer …`, or not a token the service issued.',
+  },
+  CAPTURE_LINK_EXPIRED: {
+    status: 410,
+    message: 'This link has expired',
+    surface: 'plain',
+    when: "The link's validity (the client's link TTL) has passed before it was submitted.",
+  },
+  CAPTURE_LINK_SUBMITTED: {
+    status: 409,
+    message: 'This inspection was already submitted',
+    surface: 'plain',
+    when: 'The link was submitted already: a token opens exactly one inspection.',
+  },
+  CAPTURE_UNKNOWN_STEP: {
+    status: 400,
+    message: 'Unknown step <step>',
+    surface: 'plain',
+    when: "An upload for a step the link's persona does not have.",
+  },
+  CAPTURE_WRONG_KIND: {
+    status: 400,
+    message: 'This step takes a <kind>',
+    surface: 'plain',
+    when: 'A video for a photo persona, or a photo for a video persona.',
+  },
+  CAPTURE_STEPS_MISSING: {
+    status: 400,
+    message: 'Missing required steps: <steps>',
+    surface: 'plain',
+    when: 'Submit before every required step has its media.',
+  },
+  CAPTURE_NOTHING_CAPTURED: {
+    status: 400,
+    message: 'Nothing was captured',
+    surface: 'plain',
+    when: 'Submit with no media at all.',
+  },
+  CAPTURE_IMAGE_REQUIRED: {
+    status: 400,
+    message: 'A JPEG, PNG or HEIC image is required',
+    surface: 'plain',
+    when: 'A quality check whose body is not an image.',
+  },
+
+  // Personas API.
+  PERSONA_INVALID: {
+    status: 400,
+    message: '<reason>',
+    surface: 'plain',
+    when: 'A persona that breaks a rule (unknown language, no steps, duplicate step ids, video bounds).',
+  },
 
   // Everything else (health, docs, key set).
   BAD_REQUEST: {

@@ -8,10 +8,13 @@ import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { requestIdFrom, requestIdPlugin } from './plugins/request-id.js';
 import { authenticateRoutes } from './routes/authenticate.js';
+import { captureRoutes } from './routes/capture.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { healthRoutes } from './routes/health.js';
 import { inspectionRoutes } from './routes/inspections.js';
+import { personaRoutes } from './routes/personas.js';
 import { schemaRoutes } from './routes/schemas.js';
+import { superappTokenRoutes } from './routes/superapp-token.js';
 import { uploadRoutes } from './routes/upload.js';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -51,13 +54,18 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(uploadRoutes, { deps });
   await app.register(inspectionRoutes, { deps });
   await app.register(deliveryRoutes, { deps });
+  await app.register(personaRoutes, { deps });
+  await app.register(superappTokenRoutes, { deps });
+  await app.register(captureRoutes, { deps });
   await app.register(schemaRoutes);
   return app;
 }
 
-/** The `{urlgen_url}` listener: health plus the link generator routes (added with inspection links). */
+/** The `{urlgen_url}` listener: health plus the link generator. */
 export async function buildUrlgenApp(deps: Deps): Promise<FastifyInstance> {
-  return buildHealthApp(deps);
+  const app = await buildHealthApp(deps);
+  await app.register(superappTokenRoutes, { deps });
+  return app;
 }
 
 /** Health only: what a process of `--role worker` serves on PORT, for probes of its orchestrator. */

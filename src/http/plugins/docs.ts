@@ -33,6 +33,11 @@ export const docsPlugin = fp(async function docs(
             description: 'The `access_token` from /api/authenticate.',
           },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          linkToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The inspection link token from /superappToken (the part after `#` in the link).',
+          },
         },
       },
     },

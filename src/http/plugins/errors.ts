@@ -65,7 +65,11 @@ function isClientError(error: FastifyError): boolean {
 
 export const errorsPlugin = fp(function errors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return sendError(request, reply, error.code, error.options);
+    if (error instanceof AppError) {
+      // A 5xx from the catalogue still reports a failure of ours: log its cause for the operator.
+      if (error.status >= 500) request.log.error({ err: error.options.cause ?? error }, error.message);
+      return sendError(request, reply, error.code, error.options);
+    }
     const surface = surfaceOf(request);
     // A body of a type the upload path does not take (D4): neither JSON nor multipart.
     if (surface === 'upload' && error.statusCode === 415)

@@ -1,0 +1,118 @@
+// Media captured behind a link: the same type and size rules as the upload API (spec 8, D4), checked
+// when the resumable upload is declared and again on the bytes as they move to storage. One media per
+// step: a retake replaces the earlier capture.
+import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Db, LinkMediaRow } from '../../adapters/db/schema.js';
+import { inTransaction } from '../../adapters/db/transaction.js';
+import { AppError } from '../../domain/errors.js';
+import { LIMITS, type MediaKind } from '../../domain/limits.js';
+import type { MediaStorage, StoredObject } from '../../ports/media-storage.js';
+import { enforceBelow, MediaGuard } from '../upload/media-guard.js';
+import type { OpenLink } from './capture.js';
+
+/** The kind of media a link's persona takes. */
+export const kindOf = (open: OpenLink): MediaKind => (open.persona.kind === 'photo' ? 'image' : 'video');
+
+/** Largest upload the capture API accepts at all (the largest video, exclusive). */
+export const CAPTURE_MAX_BYTES = LIMITS.fileVideoMaxBytes - 1;
+
+/** Checks a declared upload before any byte is sent: the step exists and the size is allowed. */
+export function checkCaptureStart(
+  open: OpenLink,
+  stepId: string | undefined,
+  length: number | undefined,
+): void {
+  if (!open.steps.some((step) => step.id === stepId))
+    throw new AppError('CAPTURE_UNKNOWN_STEP', { params: { step: stepId ?? '(none)' } });
+  if (length === undefined) return;
+  if (kindOf(open) === 'image') return enforceBelow(length, LIMITS.imageMaxBytes, 'UPLOAD_IMAGE_TOO_LARGE');
+  if (length <= LIMITS.videoMinBytes) throw new AppError('UPLOAD_VIDEO_TOO_SMALL');
+  enforceBelow(length, LIMITS.fileVideoMaxBytes, 'UPLOAD_FILE_VIDEO_TOO_LARGE');
+}
+
+export interface CaptureStoreDeps {
+  db: Db;
+  storage: MediaStorage;
+  now: () => number;
+}
+
+/** Streams a finished upload into storage (sniffed and size-checked) and makes it the step's media. */
+export async function storeCapture(
+  deps: CaptureStoreDeps,
+  open: OpenLink,
+  capture: { uploadId: string; stepId: string; source: Readable },
+): Promise<LinkMediaRow> {
+  const expected = kindOf(open);
+  const guard = new MediaGuard({
+    expectedKind: undefined,
+    onKind: ({ kind }) => {
+      if (kind !== expected)
+        throw new AppError('CAPTURE_WRONG_KIND', {
+          params: { kind: expected === 'image' ? 'photo' : 'video' },
+        });
+    },
+    onBytes: (kind, total) =>
+      kind === 'video'
+        ? enforceBelow(total, LIMITS.fileVideoMaxBytes, 'UPLOAD_FILE_VIDEO_TOO_LARGE')
+        : enforceBelow(total, LIMITS.imageMaxBytes, 'UPLOAD_IMAGE_TOO_LARGE'),
+  });
+  // The pipeline's failure and the storage's rejection are the same error; report it once.
+  const [piped, put] = await Promise.allSettled([pipeline(capture.source, guard), deps.storage.put(guard)]);
+  if (put.status === 'rejected') throw put.reason;
+  if (piped.status === 'rejected') throw piped.reason;
+  const stored = put.value;
+  if (expected === 'video' && stored.bytes <= LIMITS.videoMinBytes) {
+    await removeIfUnreferenced(deps, stored);
+    throw new AppError('UPLOAD_VIDEO_TOO_SMALL');
+  }
+
+  const row: LinkMediaRow = {
+    id: capture.uploadId,
+    link_id: open.link.id,
+    step_id: capture.stepId,
+    kind: expected,
+    storage_key: stored.key,
+    sha256: stored.sha256,
+    bytes: stored.bytes,
+    mime: guard.sniffed!.mime,
+    created_at: deps.now(),
+  };
+  const replaced = await inTransaction(deps.db, async (trx) => {
+    const earlier = await trx
+      .deleteFrom('link_media')
+      .where('link_id', '=', row.link_id)
+      .where('step_id', '=', row.step_id)
+      .returning(['storage_key', 'sha256'])
+      .executeTakeFirst();
+    await trx.insertInto('link_media').values(row).execute();
+    return earlier;
+  });
+  if (replaced && replaced.sha256 !== row.sha256)
+    await removeIfUnreferenced(deps, { key: replaced.storage_key, sha256: replaced.sha256 });
+  return row;
+}
+
+/** Deletes a stored object nothing refers to any more (a retake's predecessor, a refused video). */
+async function removeIfUnreferenced(
+  deps: CaptureStoreDeps,
+  object: Pick<StoredObject, 'key' | 'sha256'>,
+): Promise<void> {
+  const inMedia = await deps.db
+    .selectFrom('media')
+    .select('id')
+    .where('sha256', '=', object.sha256)
+    .limit(1)
+    .executeTakeFirst();
+  const inCaptures = await deps.db
+    .selectFrom('link_media')
+    .select('id')
+    .where('sha256', '=', object.sha256)
+    .limit(1)
+    .executeTakeFirst();
+  if (!inMedia && !inCaptures) await deps.storage.delete(object.key);
+}
+
+/** A fresh id for a resumable upload: the link's uploads are told apart by it alone. */
+export const newCaptureUploadId = (): string => crypto.randomBytes(16).toString('hex');

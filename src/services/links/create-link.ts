@@ -1,0 +1,91 @@
+// `POST /superappToken` (spec 2.6, 2.7, 4.4, 7.3; D7): checks the key and the request, then writes the
+// link, its expiry job and its messages (SMS, e-mail) in one transaction; the worker sends the messages
+// after the response.
+import crypto from 'node:crypto';
+import type { Db, LinkRow } from '../../adapters/db/schema.js';
+import { inTransaction } from '../../adapters/db/transaction.js';
+import { AppError } from '../../domain/errors.js';
+import type { JobQueue } from '../../ports/job-queue.js';
+import type { Notifier } from '../../ports/notifier.js';
+import { findKeyOwner, touchApiKey, type KeyOwner } from '../api-keys.js';
+import { queueLinkMessages } from '../outbox/queue-messages.js';
+import { parseLinkRequest } from './link-request.js';
+import { EXPIRE_LINK_TASK } from './expire-link.js';
+import { hashLinkToken, newLinkToken } from './tokens.js';
+
+export interface LinkDeps {
+  db: Db;
+  queue: JobQueue;
+  notifier: Notifier;
+  now: () => number;
+  /** Links are `{superappUrl}/#<token>`. */
+  superappUrl: string;
+}
+
+export interface CreatedLink {
+  token: string;
+  url: string;
+  link: LinkRow;
+}
+
+export async function createLink(
+  deps: LinkDeps,
+  request: { apiKey: string | undefined; body: unknown },
+): Promise<CreatedLink> {
+  if (request.apiKey === undefined) throw new AppError('LINK_KEY_MISSING');
+  const now = deps.now();
+  let owner: KeyOwner | undefined;
+  try {
+    owner = await findKeyOwner(deps.db, request.apiKey, now);
+  } catch (cause) {
+    throw new AppError('LINK_KEY_CHECK_FAILED', { cause });
+  }
+  if (!owner) throw new AppError('LINK_KEY_INVALID');
+  const { client } = owner;
+  const fields = parseLinkRequest(request.body, client.id);
+  const persona = await deps.db
+    .selectFrom('personas')
+    .select(['id', 'language'])
+    .where('id', '=', fields.personaId)
+    .where('client_id', '=', client.id)
+    .executeTakeFirst();
+  if (!persona) throw new AppError('LINK_INVALID_PERSONA');
+
+  const token = newLinkToken();
+  const url = `${deps.superappUrl}/#${token}`;
+  const link: LinkRow = {
+    id: crypto.randomUUID(),
+    client_id: client.id,
+    persona_id: persona.id,
+    token_hash: hashLinkToken(token),
+    case_id: fields.caseId ?? null,
+    input_metadata: fields.inputMetaData === undefined ? null : JSON.stringify(fields.inputMetaData),
+    status: 'open',
+    expires_at: now + client.link_ttl_seconds * 1000,
+    opened_at: null,
+    submitted_at: null,
+    created_at: now,
+  };
+  await inTransaction(deps.db, async (trx) => {
+    await trx.insertInto('links').values(link).execute();
+    await deps.queue.enqueue(trx, {
+      task: EXPIRE_LINK_TASK,
+      key: `${EXPIRE_LINK_TASK}:${link.id}`,
+      payload: { linkId: link.id },
+      runAt: link.expires_at,
+    });
+    if (fields.phone !== undefined || fields.email !== undefined)
+      await queueLinkMessages(trx, deps, {
+        clientId: client.id,
+        clientName: client.name,
+        linkId: link.id,
+        language: persona.language,
+        url,
+        expiresAt: link.expires_at,
+        phone: fields.phone,
+        email: fields.email,
+      });
+  });
+  await touchApiKey(deps.db, owner, now);
+  return { token, url, link };
+}
