@@ -1,0 +1,289 @@
+// The capture API behind a link (D7, D8) over real HTTP: the token and nothing else opens it; tus
+// uploads per step with the upload API's rules; the quality pre-check; submit makes the inspection.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashLinkToken } from '../../src/services/links/tokens.js';
+import { expireLink } from '../../src/services/links/expire-link.js';
+import { createPersona } from '../../src/services/personas.js';
+import { BACKENDS } from '../helpers/backends.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MB, photo } from '../helpers/media.js';
+import { captureClient } from '../helpers/tus-client.js';
+
+const FRONT = photo('home.jpg');
+const PLATE = photo('licenseplate_motion.jpg');
+
+describe.each(BACKENDS)('capture API on %s', (backend) => {
+  let t: TestApp;
+  let base: string;
+  let client: { id: string; apiKey: string };
+  let shortPersona: number;
+  let fullPersona: number;
+  let videoPersona: number;
+
+  beforeAll(async () => {
+    t = await startTestApp(backend);
+    base = await t.listen();
+    client = await t.newClient({ webhookUrl: 'https://hooks.example.com/walkaround' });
+    const steps = [
+      { id: 'front', label: 'Front', instructions: 'The whole front.', required: true, overlay: 'front' },
+      { id: 'plate', label: 'Plate', instructions: 'The rear plate.', required: false, overlay: 'plate' },
+    ];
+    shortPersona = (await createPersona(t.deps, { clientId: client.id, kind: 'photo', steps })).id;
+    fullPersona = (await createPersona(t.deps, { clientId: client.id, kind: 'photo', language: 'de' })).id;
+    videoPersona = (await createPersona(t.deps, { clientId: client.id, kind: 'video' })).id;
+  });
+  afterAll(() => t.close());
+
+  async function newLink(personaId = shortPersona, extra: object = {}) {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/superappToken',
+      payload: { apiKey: client.apiKey, personaId, caseId: 'CASE-7', ...extra },
+    });
+    const { token } = response.json<{ token: string }>();
+    const link = await t.deps.db
+      .selectFrom('links')
+      .selectAll()
+      .where('token_hash', '=', hashLinkToken(token))
+      .executeTakeFirstOrThrow();
+    return { token, link, capture: captureClient(base, token) };
+  }
+  const call = (path: string, token: string | undefined, init: RequestInit = {}) =>
+    fetch(`${base}/app/api/${path}`, {
+      ...init,
+      headers: { ...(token && { authorization: `Bearer ${token}` }), ...init.headers },
+    });
+  const events = (linkId: string) =>
+    t.deps.db
+      .selectFrom('webhook_messages')
+      .select(['event_type', 'payload'])
+      .where((eb) => eb.or([eb('inspection_id', '=', linkId), eb('payload', 'like', `%${linkId}%`)]))
+      .orderBy('created_at')
+      .execute();
+
+  it('reads the flow: steps, branding, language, time left; the first read records link.opened once', async () => {
+    const { token, link } = await newLink(fullPersona);
+    const [first, second] = await Promise.all([call('flow', token), call('flow', token)]);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    const flow = (await first.json()) as Record<string, any>;
+    expect(flow).toMatchObject({ link_id: link.id, case_id: 'CASE-7', uploaded: [] });
+    expect(flow.persona).toMatchObject({ kind: 'photo', language: 'de', branding: { name: 'Test client' } });
+    expect(flow.persona.steps.map((s: { id: string }) => s.id)).toEqual([
+      'front',
+      'front_right',
+      'right',
+      'rear_right',
+      'rear',
+      'rear_left',
+      'left',
+      'front_left',
+      'odometer',
+      'vin',
+      'plate',
+    ]);
+    expect(flow.missing_steps).toHaveLength(11);
+    expect(flow.seconds_left).toBeGreaterThan(71 * 3600);
+    const opened = (await events(link.id)).filter((e) => e.event_type === 'link.opened');
+    expect(opened).toHaveLength(1);
+    expect(JSON.parse(opened[0]!.payload).data).toMatchObject({ link_id: link.id, case_id: 'CASE-7' });
+  });
+
+  it('accepts the link token and nothing else', async () => {
+    const { token } = await newLink();
+    for (const path of ['flow', 'submit', 'quality', 'uploads']) {
+      const method = path === 'flow' ? 'GET' : 'POST';
+      for (const bad of [
+        undefined,
+        'x',
+        token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'),
+        client.apiKey,
+      ]) {
+        const response = await call(path, bad, { method, headers: { 'tus-resumable': '1.0.0' } });
+        expect(response.status, `${method} ${path} with ${bad}`).toBe(401);
+        expect(await response.json()).toEqual({ status: 'error', message: 'Link not valid' });
+      }
+    }
+  });
+
+  it('refuses an expired link with 410, and the expiry job records link.expired', async () => {
+    const { token, link } = await newLink();
+    await t.deps.db
+      .updateTable('links')
+      .set({ expires_at: Date.now() - 1 })
+      .where('id', '=', link.id)
+      .execute();
+    const response = await call('flow', token);
+    expect(response.status).toBe(410);
+    expect(await response.json()).toEqual({ status: 'error', message: 'This link has expired' });
+    await expireLink({ ...t.deps, publicBaseUrl: t.deps.config.publicBaseUrl }, link.id);
+    await expireLink({ ...t.deps, publicBaseUrl: t.deps.config.publicBaseUrl }, link.id); // idempotent
+    const row = await t.deps.db
+      .selectFrom('links')
+      .select('status')
+      .where('id', '=', link.id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('expired');
+    expect((await events(link.id)).filter((e) => e.event_type === 'link.expired')).toHaveLength(1);
+  });
+
+  it('enqueues the expiry with the link, at its end of validity', async () => {
+    const { link } = await newLink();
+    const job = await t.deps.queue.state(`expire-link:${link.id}`);
+    expect(job).toMatchObject({ status: 'pending' });
+    expect(Math.abs(job!.runAt - link.expires_at)).toBeLessThan(1000);
+  });
+
+  it('stores a step upload through the storage port; a retake replaces it', async () => {
+    const { token, link, capture } = await newLink();
+    const first = await capture.upload('front', FRONT);
+    expect(first.response.status).toBe(204);
+    const retake = await capture.upload('front', PLATE);
+    expect(retake.response.status).toBe(204);
+    const rows = await t.deps.db
+      .selectFrom('link_media')
+      .selectAll()
+      .where('link_id', '=', link.id)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      step_id: 'front',
+      kind: 'image',
+      mime: 'image/jpeg',
+      bytes: PLATE.length,
+    });
+    expect(await t.deps.storage.exists(rows[0]!.storage_key)).toBe(true);
+    const flow = (await (await call('flow', token)).json()) as Record<string, any>;
+    expect(flow.uploaded).toEqual([expect.objectContaining({ step_id: 'front', bytes: PLATE.length })]);
+    expect(flow.missing_steps).toEqual([]);
+  });
+
+  it('applies the upload rules: known step, size, content, kind', async () => {
+    const { capture } = await newLink();
+    const unknown = await capture.create('rear_window', FRONT.length);
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toEqual({ status: 'error', message: 'Unknown step rear_window' });
+
+    const huge = await capture.create('front', 70 * MB);
+    expect(huge.status).toBe(400);
+    expect(await huge.json()).toEqual({ status: 'error', message: 'Please upload image less than 70 MB.' });
+
+    const text = Buffer.from('not a photo at all, just text\n'.repeat(200));
+    const notImage = await capture.upload('front', text);
+    expect(notImage.response.status).toBe(415);
+    expect(await notImage.response.json()).toEqual({
+      status: 'error',
+      message: 'unsupported file type only images or videos',
+    });
+
+    const video = await newLink(videoPersona);
+    const small = await video.capture.create('walkaround', 512 * 1024);
+    expect(small.status).toBe(400);
+    expect(await small.json()).toEqual({
+      status: 'error',
+      message: 'Please upload video greater than 1 MB.',
+    });
+    const tooBig = await video.capture.create('walkaround', 100 * MB);
+    expect(tooBig.status).toBe(413);
+    const photoForVideo = await video.capture.create('walkaround', 2 * MB);
+    expect(photoForVideo.status).toBe(201);
+    const bytes = Buffer.concat([FRONT, Buffer.alloc(2 * MB - FRONT.length)]);
+    const wrongKind = await video.capture.patch(photoForVideo.headers.get('location')!, 0, bytes);
+    expect(wrongKind.status).toBe(400);
+    expect(await wrongKind.json()).toEqual({ status: 'error', message: 'This step takes a video' });
+  });
+
+  it("never reaches another link's upload", async () => {
+    const mine = await newLink();
+    const theirs = await newLink();
+    const created = await theirs.capture.create('front', FRONT.length);
+    const location = created.headers.get('location')!;
+    const response = await mine.capture.patch(location, 0, FRONT);
+    expect(response.status).toBe(404);
+    expect(await theirs.capture.offset(location)).toBe(0);
+  });
+
+  it('checks the quality of one photo without keeping it', async () => {
+    const { token } = await newLink();
+    const response = await call('quality', token, {
+      method: 'POST',
+      headers: { 'content-type': 'image/jpeg' },
+      body: FRONT,
+    });
+    expect(response.status).toBe(200);
+    const { quality } = (await response.json()) as { quality: Record<string, any> };
+    expect(quality).toMatchObject({
+      blur: { pass: expect.any(Boolean) },
+      exposure: { pass: expect.any(Boolean) },
+      resolution: { pass: expect.any(Boolean) },
+      pass: expect.any(Boolean),
+    });
+    const text = await call('quality', token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'hello',
+    });
+    expect(text.status).toBe(400);
+    expect(await text.json()).toEqual({ status: 'error', message: 'A JPEG, PNG or HEIC image is required' });
+  });
+
+  it('submits: the same inspection, job and events as an upload; the token is then spent', async () => {
+    const { token, link, capture } = await newLink(shortPersona, {
+      inputMetaData: { licensePlate: 'AB-123-CD' },
+    });
+    const early = await call('submit', token, { method: 'POST' });
+    expect(early.status).toBe(400);
+    expect(await early.json()).toEqual({ status: 'error', message: 'Nothing was captured' });
+    await capture.upload('plate', PLATE);
+    const missing = await call('submit', token, { method: 'POST' });
+    expect(await missing.json()).toEqual({ status: 'error', message: 'Missing required steps: front' });
+    await capture.upload('front', FRONT);
+
+    const submitted = await call('submit', token, { method: 'POST' });
+    expect(submitted.status).toBe(200);
+    expect(await submitted.json()).toEqual({ status: 'success', id: link.id, case_id: 'CASE-7' });
+    const inspection = await t.deps.db
+      .selectFrom('inspections')
+      .selectAll()
+      .where('id', '=', link.id)
+      .executeTakeFirstOrThrow();
+    expect(inspection).toMatchObject({
+      client_id: client.id,
+      source: 'link',
+      status: 'queued',
+      case_id: 'CASE-7',
+    });
+    expect(JSON.parse(inspection.input_metadata!)).toEqual({ licensePlate: 'AB-123-CD' });
+    const media = await t.deps.db
+      .selectFrom('media')
+      .select(['position', 'original_id', 'bytes'])
+      .where('inspection_id', '=', link.id)
+      .orderBy('position')
+      .execute();
+    expect(media).toEqual([
+      { position: 0, original_id: 'front', bytes: FRONT.length },
+      { position: 1, original_id: 'plate', bytes: PLATE.length },
+    ]);
+    expect(await t.deps.queue.state(`analyse-inspection:${link.id}`)).toMatchObject({ status: 'pending' });
+    expect((await events(link.id)).map((e) => e.event_type)).toEqual(
+      expect.arrayContaining(['inspection.received', 'link.submitted']),
+    );
+
+    for (const path of ['flow', 'submit']) {
+      const again = await call(path, token, { method: path === 'flow' ? 'GET' : 'POST' });
+      expect(again.status).toBe(409);
+      expect(await again.json()).toEqual({
+        status: 'error',
+        message: 'This inspection was already submitted',
+      });
+    }
+    expect((await capture.create('front', FRONT.length)).status).toBe(409);
+  });
+
+  it('lets only one of two concurrent submits through', async () => {
+    const { token, capture } = await newLink();
+    await capture.upload('front', FRONT);
+    const answers = await Promise.all([1, 2, 3].map(() => call('submit', token, { method: 'POST' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+  });
+});
