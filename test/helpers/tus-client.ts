@@ -15,9 +15,15 @@ export interface CaptureClient {
   upload(step: string, bytes: Buffer): Promise<{ location: string; response: Response }>;
   /**
    * Sends `bytes` (declared as the rest of the upload: `total - offset`) and then drops the
-   * connection, as a phone losing its network does.
+   * connection, as a phone losing its network does; `arrived` tells when the server has them all.
    */
-  cutOff(location: string, offset: number, total: number, bytes: Buffer): Promise<void>;
+  cutOff(
+    location: string,
+    offset: number,
+    total: number,
+    bytes: Buffer,
+    arrived: () => boolean,
+  ): Promise<void>;
 }
 
 const encode = (metadata: Record<string, string>) =>
@@ -63,7 +69,7 @@ export function captureClient(baseUrl: string, token: string): CaptureClient {
       const location = created.headers.get('location')!;
       return { location, response: await client.patch(location, 0, bytes) };
     },
-    cutOff: (location, offset, total, bytes) =>
+    cutOff: (location, offset, total, bytes, arrived) =>
       new Promise((resolve, reject) => {
         const request = http.request(absolute(location), {
           method: 'PATCH',
@@ -77,13 +83,15 @@ export function captureClient(baseUrl: string, token: string): CaptureClient {
         });
         request.on('error', () => undefined); // the cut is ours
         request.on('response', () => reject(new Error('the server answered before the cut')));
-        request.write(bytes, () => {
-          // Let the bytes reach the server's disk before the connection drops.
-          setTimeout(() => {
-            request.destroy();
-            resolve();
-          }, 500);
-        });
+        request.write(bytes);
+        // The connection drops once the bytes are on the server's disk, not merely sent.
+        const deadline = Date.now() + 15_000;
+        const poll = setInterval(() => {
+          if (!arrived() && Date.now() < deadline) return;
+          clearInterval(poll);
+          request.destroy();
+          resolve();
+        }, 20);
       }),
   };
   return client;
