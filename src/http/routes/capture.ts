@@ -168,7 +168,16 @@ export const captureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   for (const method of ['HEAD', 'PATCH', 'DELETE'] as const)
     app.route({ method, url: `${UPLOADS_PATH}/:id`, schema: tusSchema, handler: handleTus });
 
-  app.addHook('onClose', async () => quality.close());
+  // Unfinished uploads past their time are removed hourly (and once at start).
+  const sweep = () =>
+    tus.cleanUpExpiredUploads().catch((err: unknown) => app.log.warn({ err }, 'capture upload sweep failed'));
+  const sweeper = setInterval(() => void sweep(), 3600_000).unref();
+  void sweep();
+
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await quality.close();
+  });
 };
 
 /** A refusal as tus answers it (it reads `status_code` and `body`): the catalogue's status and text. */
