@@ -1,4 +1,6 @@
 // The operator CLI (D9) as an operator runs it: real processes, exit codes, --json output.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';
 import { runCli } from '../helpers/process.js';
@@ -105,6 +107,49 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     expect(video.kind).toBe('video');
     const listed = await json<{ personas: { id: number }[] }>('personas', 'list', '--client', clientId);
     expect(listed.personas.map((p) => p.id)).toEqual([photo.id, video.id]);
+
+    const steps = path.join(environment.dataDir, 'steps.json');
+    fs.writeFileSync(
+      steps,
+      JSON.stringify([
+        { id: 'front', label: 'Front' },
+        { id: 'vin', label: 'VIN', required: false },
+      ]),
+    );
+    const updated = await json<{
+      steps: { id: string; required: boolean }[];
+      branding: object;
+      language: string;
+    }>(
+      'personas',
+      'update',
+      String(photo.id),
+      '--steps',
+      steps,
+      '--brand-colour',
+      '#112233',
+      '--language',
+      'es',
+    );
+    expect(updated.steps.map((s) => [s.id, s.required])).toEqual([
+      ['front', true],
+      ['vin', false],
+    ]);
+    expect(updated.branding).toEqual({ name: 'With personas', colour: '#112233' });
+    expect(updated.language).toBe('es');
+    const refused = await cli(
+      'personas',
+      'update',
+      String(video.id),
+      '--video-min',
+      '200',
+      '--video-max',
+      '100',
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(
+      'walkaround: video length bounds must be whole seconds with 1 <= min <= max <= 600',
+    );
   });
 
   it('users create makes operators and client users', async () => {
