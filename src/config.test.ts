@@ -72,3 +72,124 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@x' })).toThrow(/^(?!.*hunter2)/);
   });
 });
+
+describe('link message settings', () => {
+  it('has no provider by default: messages are held; retries at 30s, 2m, 10m, 1h, 6h', () => {
+    const { messages } = loadConfig({});
+    expect(messages.smtp).toBeUndefined();
+    expect(messages.sms).toBeUndefined();
+    expect(messages.retrySchedule).toEqual([30, 120, 600, 3600, 21600]);
+  });
+
+  it('reads the mail server from SMTP_URL, credentials decoded, ports by scheme', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://mailer:p%40ss%2Fword@mail.example.com' }).messages.smtp).toEqual({
+      host: 'mail.example.com',
+      port: 465,
+      secure: true,
+      auth: { user: 'mailer', pass: 'p@ss/word' },
+      from: 'Walkaround <no-reply@localhost>',
+    });
+    expect(
+      loadConfig({ SMTP_URL: 'smtp://relay.internal:25', SMTP_FROM: 'Acme <a@example.com>' }).messages.smtp,
+    ).toEqual({
+      host: 'relay.internal',
+      port: 25,
+      secure: false,
+      auth: undefined,
+      from: 'Acme <a@example.com>',
+    });
+    expect(loadConfig({ SMTP_URL: 'smtp://[::1]' }).messages.smtp).toMatchObject({ host: '::1', port: 587 });
+  });
+
+  it('reads a Twilio provider, with the public API as the default base URL', () => {
+    const env = {
+      SMS_PROVIDER: 'twilio',
+      SMS_ACCOUNT_SID: 'AC1',
+      SMS_AUTH_TOKEN: 'tok',
+      SMS_FROM: '+15005550006',
+    };
+    expect(loadConfig(env).messages.sms).toEqual({
+      provider: 'twilio',
+      url: 'https://api.twilio.com',
+      accountSid: 'AC1',
+      authToken: 'tok',
+      from: '+15005550006',
+    });
+    expect(loadConfig({ ...env, SMS_URL: 'http://sms.internal:8080/' }).messages.sms).toMatchObject({
+      url: 'http://sms.internal:8080',
+    });
+  });
+
+  it('reads a JSON provider; its token and sender are optional', () => {
+    expect(
+      loadConfig({ SMS_PROVIDER: 'json', SMS_URL: 'https://sms.example.com/send' }).messages.sms,
+    ).toEqual({
+      provider: 'json',
+      url: 'https://sms.example.com/send',
+      authToken: undefined,
+      from: undefined,
+    });
+  });
+
+  it('reads MESSAGE_RETRY_SCHEDULE with the webhook schedule parser', () => {
+    expect(loadConfig({ MESSAGE_RETRY_SCHEDULE: '100ms, 1s,2m' }).messages.retrySchedule).toEqual([
+      0.1, 1, 120,
+    ]);
+  });
+
+  it.each([
+    [
+      { SMTP_URL: 'http://mail.example.com' },
+      'Invalid setting SMTP_URL=(hidden): expected a URL such as smtp://user:password@mail.example.com:587 or smtps://mail.example.com:465.',
+    ],
+    [{ SMTP_URL: 'smtp://mail.example.com:99999' }, 'Invalid setting SMTP_URL=(hidden): not a valid URL.'],
+    [
+      { SMTP_FROM: 'nobody' },
+      'Invalid setting SMTP_FROM="nobody": expected an address such as Walkaround <no-reply@example.com>.',
+    ],
+    [
+      { SMS_PROVIDER: 'carrier-pigeon' },
+      'Invalid setting SMS_PROVIDER="carrier-pigeon": expected twilio or json.',
+    ],
+    [
+      { SMS_PROVIDER: 'twilio', SMS_AUTH_TOKEN: 'tok', SMS_FROM: '+15005550006' },
+      'Invalid setting SMS_ACCOUNT_SID: required with SMS_PROVIDER=twilio.',
+    ],
+    [
+      { SMS_PROVIDER: 'twilio', SMS_ACCOUNT_SID: 'AC1', SMS_FROM: '+15005550006' },
+      'Invalid setting SMS_AUTH_TOKEN: required with SMS_PROVIDER=twilio.',
+    ],
+    [
+      { SMS_PROVIDER: 'twilio', SMS_ACCOUNT_SID: 'AC1', SMS_AUTH_TOKEN: 'tok' },
+      'Invalid setting SMS_FROM: required with SMS_PROVIDER=twilio.',
+    ],
+    [
+      { SMS_PROVIDER: 'json' },
+      'Invalid setting SMS_URL: required with SMS_PROVIDER=json (the endpoint SMS are POSTed to).',
+    ],
+    [
+      { SMS_URL: 'https://sms.example.com' },
+      'Invalid setting SMS_PROVIDER: required with SMS_URL (twilio or json).',
+    ],
+    [
+      { SMS_PROVIDER: 'json', SMS_URL: 'https://user:secret@sms.example.com' },
+      'Invalid setting SMS_URL=(hidden): credentials go in SMS_ACCOUNT_SID and SMS_AUTH_TOKEN, not in the URL.',
+    ],
+    [
+      { MESSAGE_RETRY_SCHEDULE: '30s,soon' },
+      'Invalid setting MESSAGE_RETRY_SCHEDULE="30s,soon": expected comma-separated durations such as 30s,2m,10m.',
+    ],
+    [
+      { MESSAGE_RETRY_SCHEDULE: '30s,0' },
+      'Invalid setting MESSAGE_RETRY_SCHEDULE="0": expected a positive duration.',
+    ],
+  ])('stops on %j with one line naming the setting', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never shows the SMTP password or the SMS token', () => {
+    expect(() => loadConfig({ SMTP_URL: 'ftp://u:hunter2@x' })).toThrow(/^(?!.*hunter2)/);
+    expect(() => loadConfig({ SMS_AUTH_TOKEN: 'hunter2' })).toThrow(/^(?!.*hunter2)/);
+  });
+});

@@ -7,6 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import { parseDuration } from './domain/duration.js';
 
 const DURATION = '^\\d+(ms|s|m|h|d)?$';
+const DURATION_LIST = '^\\s*\\d+(ms|s|m|h|d)?(\\s*,\\s*\\d+(ms|s|m|h|d)?)*\\s*$';
 
 /** Extra keys on a setting's schema: `hint` explains a bad value, `secret` keeps it out of messages. */
 interface SettingMeta {
@@ -220,7 +221,7 @@ export const settingsSchema = Type.Object({
   WEBHOOK_RETRY_SCHEDULE: setting(
     (o) =>
       Type.String({
-        pattern: '^\\s*\\d+(ms|s|m|h|d)?(\\s*,\\s*\\d+(ms|s|m|h|d)?)*\\s*$',
+        pattern: DURATION_LIST,
         default: '5s,5m,30m,2h,5h,10h,10h',
         ...o,
       }),
@@ -229,6 +230,72 @@ export const settingsSchema = Type.Object({
         'Waits before each retry of a webhook delivery that failed (D6); after the last, the message is marked failed.',
       examples: ['5s,5m,30m,2h,5h,10h,10h'],
       hint: 'comma-separated durations such as 5s,5m,30m',
+    },
+  ),
+  SMTP_URL: Type.Optional(
+    setting((o) => Type.String({ pattern: '^smtps?://[^\\s/?#]+/?$', ...o }), {
+      description:
+        'Mail server for link e-mails (D7): `smtp://` (STARTTLS when offered, port 587) or `smtps://` (TLS from the start, port 465), with optional `user:password@`. Unset: e-mails stay in the outbox (`held`).',
+      examples: ['smtps://mailer:password@mail.example.com:465', 'smtp://relay.internal:25'],
+      hint: 'a URL such as smtp://user:password@mail.example.com:587 or smtps://mail.example.com:465',
+      secret: true,
+    }),
+  ),
+  SMTP_FROM: setting(
+    (o) =>
+      Type.String({ pattern: '^[^\\r\\n]*@[^\\r\\n]+$', default: 'Walkaround <no-reply@localhost>', ...o }),
+    {
+      description: 'Sender of link e-mails.',
+      examples: ['Acme Inspections <inspections@example.com>'],
+      hint: 'an address such as Walkaround <no-reply@example.com>',
+    },
+  ),
+  SMS_PROVIDER: Type.Optional(
+    setting((o) => Type.Union([Type.Literal('twilio'), Type.Literal('json')], o), {
+      description:
+        'HTTP provider of link SMS (D7): `twilio` (the Twilio Messages API or a compatible one) or `json` (a generic JSON webhook, `SMS_URL`). Unset: SMS stay in the outbox (`held`).',
+      examples: ['twilio', 'json'],
+      hint: 'twilio or json',
+    }),
+  ),
+  SMS_URL: Type.Optional(
+    setting((o) => Type.String({ pattern: '^https?://[^\\s]+$', ...o }), {
+      description:
+        'With `SMS_PROVIDER=twilio`: base URL of the API (default `https://api.twilio.com`). With `json` (required): the endpoint each SMS is POSTed to.',
+      examples: ['https://api.twilio.com', 'https://sms.example.com/send'],
+      hint: 'an http(s) URL',
+    }),
+  ),
+  SMS_ACCOUNT_SID: Type.Optional(
+    setting((o) => Type.String({ pattern: '^[^\\s/?#]+$', ...o }), {
+      description: 'Account id of the SMS provider (required with `twilio`; the user of HTTP basic auth).',
+      examples: ['AC0123456789abcdef0123456789abcdef'],
+      hint: 'an account id without spaces or slashes',
+    }),
+  ),
+  SMS_AUTH_TOKEN: Type.Optional(
+    setting((o) => Type.String({ minLength: 1, ...o }), {
+      description:
+        'Secret of the SMS provider: the basic-auth password with `twilio` (required), a bearer token with `json` (optional).',
+      examples: ['…'],
+      secret: true,
+    }),
+  ),
+  SMS_FROM: Type.Optional(
+    setting((o) => Type.String({ pattern: '^[^\\r\\n]+$', ...o }), {
+      description:
+        'Sender of link SMS: a phone number in E.164 form or an alphanumeric sender id (required with `twilio`).',
+      examples: ['+15005550006', 'Acme'],
+      hint: 'a phone number such as +15005550006 or a sender id',
+    }),
+  ),
+  MESSAGE_RETRY_SCHEDULE: setting(
+    (o) => Type.String({ pattern: DURATION_LIST, default: '30s,2m,10m,1h,6h', ...o }),
+    {
+      description:
+        'Waits before each retry of a link message (e-mail or SMS) that failed; after the last, the message is marked failed.',
+      examples: ['30s,2m,10m,1h,6h'],
+      hint: 'comma-separated durations such as 30s,2m,10m',
     },
   ),
   LOG_LEVEL: setting(
@@ -273,6 +340,8 @@ export interface Config {
   jobLeaseMs: number;
   /** Seconds before each webhook retry. */
   webhookRetrySchedule: number[];
+  /** Link messages (D7): e-mail and SMS providers, each optional, and their retry schedule. */
+  messages: MessageSettings;
   workerConcurrency: number;
   logLevel: Settings['LOG_LEVEL'];
 }
@@ -293,6 +362,28 @@ export interface OutboundSettings {
   concurrency: number;
   maxRedirects: number;
 }
+
+export interface MessageSettings {
+  /** Undefined: no mail server; e-mails are held in the outbox. */
+  smtp: SmtpSettings | undefined;
+  /** Undefined: no SMS provider; SMS are held in the outbox. */
+  sms: SmsSettings | undefined;
+  /** Seconds before each retry of a message that failed. */
+  retrySchedule: number[];
+}
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** TLS from the start (smtps://); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  auth: { user: string; pass: string } | undefined;
+  from: string;
+}
+
+export type SmsSettings =
+  | { provider: 'twilio'; url: string; accountSid: string; authToken: string; from: string }
+  | { provider: 'json'; url: string; authToken: string | undefined; from: string | undefined };
 
 /** Where damage detection comes from (D5): a local ONNX file, a KServe v2 server, or nothing. */
 export type DamageModelSettings = (
@@ -340,9 +431,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     s3: s3Settings(s),
     damageModel: damageModelSettings(s),
     jobLeaseMs: durationSeconds('JOB_LEASE', s.JOB_LEASE) * 1000,
-    webhookRetrySchedule: s.WEBHOOK_RETRY_SCHEDULE.split(',').map((d) =>
-      durationSeconds('WEBHOOK_RETRY_SCHEDULE', d.trim()),
-    ),
+    webhookRetrySchedule: durationList('WEBHOOK_RETRY_SCHEDULE', s.WEBHOOK_RETRY_SCHEDULE),
+    messages: {
+      smtp: smtpSettings(s),
+      sms: smsSettings(s),
+      retrySchedule: durationList('MESSAGE_RETRY_SCHEDULE', s.MESSAGE_RETRY_SCHEDULE),
+    },
     workerConcurrency: s.WORKER_CONCURRENCY,
     outbound: {
       allowPrivateNetworks: s.ALLOW_PRIVATE_NETWORKS,
@@ -408,6 +502,71 @@ function damageModelSettings(s: Settings): DamageModelSettings {
   return { kind: 'none', minConfidence };
 }
 
+function smtpSettings(s: Settings): SmtpSettings | undefined {
+  if (s.SMTP_URL === undefined) return undefined;
+  const url = parseUrl('SMTP_URL', s.SMTP_URL);
+  const secure = url.protocol === 'smtps:';
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!hostname) throw new ConfigError('Invalid setting SMTP_URL=(hidden): expected a host name.');
+  const user = decodeURIComponent(url.username);
+  const pass = decodeURIComponent(url.password);
+  return {
+    host: hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth: user || pass ? { user, pass } : undefined,
+    from: s.SMTP_FROM,
+  };
+}
+
+const SMS_SETTINGS = ['SMS_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const;
+
+function smsSettings(s: Settings): SmsSettings | undefined {
+  if (s.SMS_PROVIDER === undefined) {
+    const stray = SMS_SETTINGS.find((name) => s[name] !== undefined);
+    if (stray)
+      throw new ConfigError(`Invalid setting SMS_PROVIDER: required with ${stray} (twilio or json).`);
+    return undefined;
+  }
+  if (s.SMS_URL !== undefined) {
+    const url = parseUrl('SMS_URL', s.SMS_URL);
+    // safe-fetch refuses credentials in URLs; they belong in their own (secret) settings.
+    if (url.username || url.password)
+      throw new ConfigError(
+        'Invalid setting SMS_URL=(hidden): credentials go in SMS_ACCOUNT_SID and SMS_AUTH_TOKEN, not in the URL.',
+      );
+  }
+  if (s.SMS_PROVIDER === 'json') {
+    if (s.SMS_URL === undefined)
+      throw new ConfigError(
+        'Invalid setting SMS_URL: required with SMS_PROVIDER=json (the endpoint SMS are POSTed to).',
+      );
+    return { provider: 'json', url: s.SMS_URL, authToken: s.SMS_AUTH_TOKEN, from: s.SMS_FROM };
+  }
+  const { SMS_ACCOUNT_SID: accountSid, SMS_AUTH_TOKEN: authToken, SMS_FROM: from } = s;
+  if (accountSid === undefined || authToken === undefined || from === undefined) {
+    const missing =
+      accountSid === undefined ? 'SMS_ACCOUNT_SID' : authToken === undefined ? 'SMS_AUTH_TOKEN' : 'SMS_FROM';
+    throw new ConfigError(`Invalid setting ${missing}: required with SMS_PROVIDER=twilio.`);
+  }
+  return {
+    provider: 'twilio',
+    url: stripSlash(s.SMS_URL ?? 'https://api.twilio.com'),
+    accountSid,
+    authToken,
+    from,
+  };
+}
+
+/** Parses a URL setting the schema has let through; its value may hold credentials, so it is never shown. */
+function parseUrl(name: string, text: string): URL {
+  try {
+    return new URL(text);
+  } catch {
+    throw new ConfigError(`Invalid setting ${name}=(hidden): not a valid URL.`);
+  }
+}
+
 function decodeSecretKey(text: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
   if (key.length !== 32) throw new ConfigError('Invalid setting SECRET_KEY=(hidden): expected 32 bytes.');
@@ -419,6 +578,11 @@ function durationSeconds(name: string, text: string): number {
   if (seconds <= 0)
     throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(text)}: expected a positive duration.`);
   return seconds;
+}
+
+/** A comma-separated list of durations (a retry schedule), in seconds. */
+function durationList(name: string, text: string): number[] {
+  return text.split(',').map((d) => durationSeconds(name, d.trim()));
 }
 
 const stripSlash = (url: string) => url.replace(/\/+$/, '');

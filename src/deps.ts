@@ -6,7 +6,11 @@ import { migrate, openDatabase, type Database } from './adapters/db/connect.js';
 import type { Db } from './adapters/db/schema.js';
 import { createAttemptLimiter } from './adapters/rate-limit/attempt-limiter.js';
 import path from 'node:path';
-import { createSafeFetch, type SafeFetch } from './adapters/fetch/safe-fetch.js';
+import { createSafeFetch, settingsGuard, type SafeFetch } from './adapters/fetch/safe-fetch.js';
+import { createNotifier } from './adapters/notify/notifier.js';
+import { createJsonSms } from './adapters/notify/sms-json.js';
+import { createTwilioSms } from './adapters/notify/sms-twilio.js';
+import { createSmtpSender } from './adapters/notify/smtp.js';
 import { createDbQueue } from './adapters/queue/db-queue.js';
 import { createGraphileQueue } from './adapters/queue/graphile-queue.js';
 import { createUploadQuota } from './adapters/rate-limit/upload-quota.js';
@@ -15,6 +19,7 @@ import { createS3Storage } from './adapters/storage/s3.js';
 import type { AttemptLimiter } from './ports/attempt-limiter.js';
 import type { JobQueue } from './ports/job-queue.js';
 import type { MediaStorage } from './ports/media-storage.js';
+import type { Notifier } from './ports/notifier.js';
 import type { UploadQuota } from './ports/upload-quota.js';
 import { analysisAvailability } from './services/workers.js';
 import { createLogger, type Logger } from './logger.js';
@@ -35,6 +40,8 @@ export interface Deps {
   uploadQuota: UploadQuota;
   /** The one way out to the network (media URLs, webhooks, providers). */
   safeFetch: SafeFetch & { close(): Promise<void> };
+  /** Link messages (D7): e-mail and SMS providers of the configuration. */
+  notifier: Notifier;
   /** Whether a live worker can take analysis work (D4's 503 when not). */
   analysisAvailable: () => Promise<boolean>;
   now: () => number;
@@ -57,6 +64,24 @@ export function createStorage(config: Readonly<Config>): MediaStorage {
   return config.s3
     ? createS3Storage(config.s3)
     : createDiskStorage({ root: path.join(config.dataDir, 'media') });
+}
+
+/**
+ * The notifier of the configuration: SMTP for e-mail, the SMS provider's HTTP API through `safeFetch`.
+ * `safeFetch` is a function so it can be read at each send (the one in Deps may be replaced).
+ */
+export function createNotifierFor(config: Readonly<Config>, safeFetch: SafeFetch): Notifier {
+  const { smtp, sms } = config.messages;
+  return createNotifier({
+    email:
+      smtp &&
+      createSmtpSender(smtp, {
+        guard: settingsGuard(config.outbound),
+        connectTimeoutMs: config.outbound.connectTimeoutMs,
+        socketTimeoutMs: 30_000,
+      }),
+    sms: sms && (sms.provider === 'twilio' ? createTwilioSms(sms, safeFetch) : createJsonSms(sms, safeFetch)),
+  });
 }
 
 /** Opens the database and secrets only: what the operator CLI needs. */
@@ -96,6 +121,8 @@ export async function buildDeps(config: Readonly<Config>): Promise<Deps> {
       queue: await createQueue(base, config),
       uploadQuota: createUploadQuota({ database: base.database, redis }),
       safeFetch: createSafeFetch(config.outbound),
+      // Reads deps.safeFetch at each send, so a replaced one (tests) is the one used.
+      notifier: createNotifierFor(config, (url, init) => deps.safeFetch(url, init)),
       analysisAvailable: analysisAvailability(base),
       keys,
       tokens: {
@@ -105,6 +132,7 @@ export async function buildDeps(config: Readonly<Config>): Promise<Deps> {
       },
       failedAttempts,
       async close() {
+        await deps.notifier.close();
         await deps.safeFetch.close();
         await deps.queue.close();
         redis?.disconnect();

@@ -4,6 +4,7 @@ import { clientsCommand } from './clients.js';
 import { deliveriesCommand } from './deliveries.js';
 import { inspectionsCommand } from './inspections.js';
 import { migrateCommand } from './migrate.js';
+import { outboxCommand } from './outbox.js';
 import { personasCommand } from './personas.js';
 import { serveCommand } from './serve.js';
 import { signingKeysCommand } from './signing-keys.js';
@@ -23,5 +24,6 @@ export function buildProgram(): Command {
     .addCommand(signingKeysCommand())
     .addCommand(inspectionsCommand())
     .addCommand(deliveriesCommand())
+    .addCommand(outboxCommand())
     .showHelpAfterError();
 }

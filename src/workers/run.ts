@@ -8,6 +8,8 @@ import { ANALYSE_TASK } from '../services/upload/attempt.js';
 import { startHeartbeat } from '../services/workers.js';
 import { deliverMessage, type DeliveryJob } from '../services/webhooks/deliver.js';
 import { DELIVER_TASK } from '../services/webhooks/events.js';
+import { SEND_MESSAGE_TASK } from '../services/outbox/queue-messages.js';
+import { sendMessage, sendMessageJob } from '../services/outbox/send-message.js';
 import { hammingDistance, REUSE_MAX_DISTANCE } from '../analyzers/fingerprint.js';
 import { createAnalysisPool } from './analysis-pool.js';
 
@@ -32,6 +34,7 @@ export async function startWorker(deps: Deps, opts: { pool?: AnalysisPool } = {}
     events: { queue: deps.queue, now: deps.now, publicBaseUrl: config.publicBaseUrl },
   };
   const deliverDeps = { ...deps, retrySchedule: config.webhookRetrySchedule };
+  const sendDeps = { ...deps, retrySchedule: config.messages.retrySchedule };
   // Beat before claiming: a runner without a live heartbeat would look dead to the others.
   const stopHeartbeat = await startHeartbeat(deps, id, { deadAfterMs: config.jobLeaseMs });
   const runner = deps.queue.run(
@@ -55,6 +58,7 @@ export async function startWorker(deps: Deps, opts: { pool?: AnalysisPool } = {}
         }
       },
       [DELIVER_TASK]: async (payload) => deliverMessage(deliverDeps, payload as unknown as DeliveryJob),
+      [SEND_MESSAGE_TASK]: async (payload, job) => sendMessage(sendDeps, sendMessageJob(payload), job),
     },
     { concurrency: config.workerConcurrency, workerId: id },
   );

@@ -1,0 +1,67 @@
+// The outbox as operators and the portal see it: link messages, newest first, with their state. The
+// body holds the link itself, so a held message can be passed on by hand.
+import type { Db, OutboxMessageRow, OutboxStatus } from '../../adapters/db/schema.js';
+
+export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sent', 'failed', 'held'];
+
+export interface OutboxFilter {
+  clientId?: string | undefined;
+  status?: OutboxStatus | undefined;
+  limit: number;
+}
+
+export interface OutboxView {
+  id: string;
+  client_id: string;
+  link_id: string | null;
+  channel: 'email' | 'sms';
+  recipient: string;
+  language: string;
+  subject: string | null;
+  body: string;
+  status: OutboxStatus;
+  attempts: number;
+  last_error: string | null;
+  provider_message_id: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+export class OutboxInputError extends Error {
+  override name = 'OutboxInputError';
+}
+
+/** The messages matching `filter`; throws OutboxInputError for a client that does not exist. */
+export async function listOutbox(db: Db, filter: OutboxFilter): Promise<OutboxView[]> {
+  let query = db
+    .selectFrom('outbox_messages')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(filter.limit);
+  if (filter.clientId !== undefined) query = query.where('client_id', '=', filter.clientId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  const rows = await query.execute();
+  // A client with messages exists; only an empty answer needs telling "none yet" from "no such client".
+  if (rows.length === 0 && filter.clientId !== undefined) {
+    const client = await db
+      .selectFrom('clients')
+      .select('id')
+      .where('id', '=', filter.clientId)
+      .executeTakeFirst();
+    if (!client) throw new OutboxInputError(`No client with id ${filter.clientId}`);
+  }
+  return rows.map(outboxView);
+}
+
+export function outboxView(row: OutboxMessageRow): OutboxView {
+  return {
+    ...row,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    sent_at: row.sent_at === null ? null : iso(row.sent_at),
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();

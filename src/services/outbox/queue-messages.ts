@@ -1,0 +1,92 @@
+// Writes the messages of a new inspection link (D7) to the outbox, in the caller's transaction: they
+// exist exactly when the link does. A channel with a provider gets a send job; one without stays held
+// in the outbox, for the portal and `walkaround outbox list`.
+import crypto from 'node:crypto';
+import type { Db } from '../../adapters/db/schema.js';
+import { renderLinkEmail, renderLinkSms } from '../../domain/messages.js';
+import type { JobQueue } from '../../ports/job-queue.js';
+import type { Channel, Notifier } from '../../ports/notifier.js';
+
+export const SEND_MESSAGE_TASK = 'send-message';
+
+export interface LinkMessageInput {
+  clientId: string;
+  clientName: string;
+  linkId: string;
+  /** The persona's language: 'en' | 'fr' | 'de' | 'es' (others fall back to English). */
+  language: string;
+  /** The full link `{SUPERAPP_URL}/#<token>`. */
+  url: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  /** E.164, already validated. */
+  phone?: string | undefined;
+  /** Already validated. */
+  email?: string | undefined;
+}
+
+export interface OutboxDeps {
+  queue: JobQueue;
+  now: () => number;
+  notifier: Notifier;
+}
+
+interface NewMessage {
+  channel: Channel;
+  recipient: string;
+  /** The language the message was written in (the persona's, or English when it has no template). */
+  language: string;
+  subject: string | null;
+  body: string;
+}
+
+/** The idempotency key of a message's `attempt`th send job. */
+export const sendJobKey = (messageId: string, attempt: number) =>
+  `${SEND_MESSAGE_TASK}:${messageId}:${attempt}`;
+
+export async function queueLinkMessages(trx: Db, deps: OutboxDeps, input: LinkMessageInput): Promise<void> {
+  const messages: NewMessage[] = [];
+  if (input.email) {
+    const email = renderLinkEmail(input);
+    messages.push({
+      channel: 'email',
+      recipient: input.email,
+      language: email.language,
+      subject: email.subject,
+      body: email.text,
+    });
+  }
+  if (input.phone) {
+    const sms = renderLinkSms(input);
+    messages.push({
+      channel: 'sms',
+      recipient: input.phone,
+      language: sms.language,
+      subject: null,
+      body: sms.body,
+    });
+  }
+  const now = deps.now();
+  for (const message of messages) {
+    const id = `out_${crypto.randomUUID().replaceAll('-', '')}`;
+    const status = deps.notifier.configured(message.channel) ? 'pending' : 'held';
+    await trx
+      .insertInto('outbox_messages')
+      .values({
+        id,
+        client_id: input.clientId,
+        link_id: input.linkId,
+        ...message,
+        status,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    if (status === 'pending')
+      await deps.queue.enqueue(trx, {
+        task: SEND_MESSAGE_TASK,
+        key: sendJobKey(id, 1),
+        payload: { messageId: id, attempt: 1 },
+      });
+  }
+}
