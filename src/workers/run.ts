@@ -4,7 +4,8 @@ import crypto from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { AnalysisPool } from '../ports/analysis-pool.js';
 import { analyseInspection, markFailed } from '../services/analysis/analyse-inspection.js';
-import { ANALYSE_TASK } from '../services/upload/attempt.js';
+import { ANALYSE_TASK } from '../services/record-inspection.js';
+import { EXPIRE_LINK_TASK, expireLink } from '../services/links/expire-link.js';
 import { startHeartbeat } from '../services/workers.js';
 import { deliverMessage, type DeliveryJob } from '../services/webhooks/deliver.js';
 import { DELIVER_TASK } from '../services/webhooks/events.js';
@@ -35,6 +36,7 @@ export async function startWorker(deps: Deps, opts: { pool?: AnalysisPool } = {}
   };
   const deliverDeps = { ...deps, retrySchedule: config.webhookRetrySchedule };
   const sendDeps = { ...deps, retrySchedule: config.messages.retrySchedule };
+  const linkDeps = { ...deps, publicBaseUrl: config.publicBaseUrl };
   // Beat before claiming: a runner without a live heartbeat would look dead to the others.
   const stopHeartbeat = await startHeartbeat(deps, id, { deadAfterMs: config.jobLeaseMs });
   const runner = deps.queue.run(
@@ -59,6 +61,7 @@ export async function startWorker(deps: Deps, opts: { pool?: AnalysisPool } = {}
       },
       [DELIVER_TASK]: async (payload) => deliverMessage(deliverDeps, payload as unknown as DeliveryJob),
       [SEND_MESSAGE_TASK]: async (payload, job) => sendMessage(sendDeps, sendMessageJob(payload), job),
+      [EXPIRE_LINK_TASK]: async (payload) => expireLink(linkDeps, String(payload.linkId)),
     },
     { concurrency: config.workerConcurrency, workerId: id },
   );

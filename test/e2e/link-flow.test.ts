@@ -142,6 +142,35 @@ describe('inspection link flow', () => {
     ]);
   }, 120_000);
 
+  it('closes a link when its validity ends: the worker records link.expired and the token is refused', async () => {
+    const persona = await createPersona(t.deps, { clientId: client.id, kind: 'photo' });
+    const token = await newToken(persona.id);
+    const link = await t.deps.db
+      .selectFrom('links')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    // Bring the end of validity (and the job waiting for it) to now instead of waiting 72 hours.
+    const now = Date.now();
+    await t.deps.db.updateTable('links').set({ expires_at: now }).where('id', '=', link.id).execute();
+    await t.deps.db
+      .updateTable('jobs')
+      .set({ run_at: now })
+      .where('key', '=', `expire-link:${link.id}`)
+      .execute();
+
+    const deadline = Date.now() + 30_000;
+    const expired = () =>
+      receiver.received.find((r) => r.type === 'link.expired' && r.body.data.link_id === link.id);
+    while (!expired()) {
+      if (Date.now() > deadline) throw new Error('no link.expired delivered');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(expired()!.body.data).toMatchObject({ status: 'expired', case_id: 'FLOW-1' });
+    const flow = await fetch(`${base}/app/api/flow`, { headers: { authorization: `Bearer ${token}` } });
+    expect(flow.status).toBe(410);
+  }, 60_000);
+
   it('resumes a 20 MB upload cut at 10 MB by sending only the remaining 10 MB', async () => {
     const persona = await createPersona(t.deps, { clientId: client.id, kind: 'video' });
     const token = await newToken(persona.id);

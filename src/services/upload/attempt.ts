@@ -15,9 +15,6 @@ import { recordInspection, type InspectionFields } from '../record-inspection.js
 import { checkHttpUrl } from './fields.js';
 import { Intake, type Variant } from './intake.js';
 
-// TODO(links): import ANALYSE_TASK from record-inspection.js in workers/run.ts, then drop this.
-export { ANALYSE_TASK } from '../record-inspection.js';
-
 /** Seconds a client is told to wait when the analysis backend is down. */
 const BACKEND_RETRY_SECONDS = 60;
 
