@@ -150,6 +150,31 @@ describe.each(BACKENDS)('link messages on %s', (backend) => {
       expect(phone).toMatchObject({ channel: 'sms', attempts: 1, provider_message_id: text!.id });
     });
 
+    it('sends the link of POST /superappToken, {SUPERAPP_URL}/#<token>, by e-mail and SMS', async () => {
+      const mailsBefore = smtp.received.length;
+      const smsBefore = sms.delivered().length;
+      const { id, apiKey } = await t.newClient({ name: 'Over HTTP' });
+      const persona = await createPersona(t.deps, { clientId: id, kind: 'video', language: 'fr' });
+      const base = await t.listen();
+      const response = await fetch(`${base}/superappToken`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({
+          personaId: persona.id,
+          userDetails: { email: 'client@example.com', phone: '+33612345678' },
+        }),
+      });
+      expect(response.status).toBe(200);
+      const { token } = (await response.json()) as { token: string };
+      const link = `${t.deps.config.superappUrl}/#${token}`;
+      const [mail] = (await smtp.waitFor(mailsBefore + 1)).slice(mailsBefore);
+      expect(mail!.to).toEqual(['client@example.com']);
+      expect(mail!.text).toContain(link);
+      const [text] = (await sms.waitFor(smsBefore + 1)).slice(smsBefore);
+      expect(text!.to).toBe('+33612345678');
+      expect(text!.body).toContain(link);
+    });
+
     it('writes nothing when the link transaction rolls back', async () => {
       const linkId = crypto.randomUUID();
       const failing = inTransaction(t.deps.db, async (trx) => {
