@@ -1,6 +1,8 @@
 // The capture API behind a link (D7, D8) over real HTTP: the token and nothing else opens it; tus
 // uploads per step with the upload API's rules; the quality pre-check; submit makes the inspection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QualityPart } from '../../src/domain/result/image-parts.js';
+import type { FlowView } from '../../src/services/links/capture.js';
 import { hashLinkToken } from '../../src/services/links/tokens.js';
 import { expireLink } from '../../src/services/links/expire-link.js';
 import { createPersona } from '../../src/services/personas.js';
@@ -66,10 +68,10 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
     const [first, second] = await Promise.all([call('flow', token), call('flow', token)]);
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
-    const flow = (await first.json()) as Record<string, any>;
+    const flow = (await first.json()) as FlowView;
     expect(flow).toMatchObject({ link_id: link.id, case_id: 'CASE-7', uploaded: [] });
     expect(flow.persona).toMatchObject({ kind: 'photo', language: 'de', branding: { name: 'Test client' } });
-    expect(flow.persona.steps.map((s: { id: string }) => s.id)).toEqual([
+    expect(flow.persona.steps.map((s) => s.id)).toEqual([
       'front',
       'front_right',
       'right',
@@ -86,7 +88,10 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
     expect(flow.seconds_left).toBeGreaterThan(71 * 3600);
     const opened = (await events(link.id)).filter((e) => e.event_type === 'link.opened');
     expect(opened).toHaveLength(1);
-    expect(JSON.parse(opened[0]!.payload).data).toMatchObject({ link_id: link.id, case_id: 'CASE-7' });
+    expect((JSON.parse(opened[0]!.payload) as { data: unknown }).data).toMatchObject({
+      link_id: link.id,
+      case_id: 'CASE-7',
+    });
   });
 
   it('accepts the link token and nothing else', async () => {
@@ -153,7 +158,7 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
       bytes: PLATE.length,
     });
     expect(await t.deps.storage.exists(rows[0]!.storage_key)).toBe(true);
-    const flow = (await (await call('flow', token)).json()) as Record<string, any>;
+    const flow = (await (await call('flow', token)).json()) as FlowView;
     expect(flow.uploaded).toEqual([expect.objectContaining({ step_id: 'front', bytes: PLATE.length })]);
     expect(flow.missing_steps).toEqual([]);
   });
@@ -211,13 +216,11 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
       body: FRONT,
     });
     expect(response.status).toBe(200);
-    const { quality } = (await response.json()) as { quality: Record<string, any> };
-    expect(quality).toMatchObject({
-      blur: { pass: expect.any(Boolean) },
-      exposure: { pass: expect.any(Boolean) },
-      resolution: { pass: expect.any(Boolean) },
-      pass: expect.any(Boolean),
-    });
+    const { quality } = (await response.json()) as { quality: QualityPart };
+    for (const check of [quality.blur, quality.exposure, quality.resolution])
+      expect(typeof check.pass).toBe('boolean');
+    expect(quality.pass).toBe(quality.blur.pass && quality.exposure.pass && quality.resolution.pass);
+    expect(quality.resolution).toMatchObject({ width: 512, height: 384, pass: false });
     const text = await call('quality', token, {
       method: 'POST',
       headers: { 'content-type': 'application/octet-stream' },

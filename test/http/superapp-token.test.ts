@@ -35,11 +35,9 @@ describe.each(BACKENDS)('POST /superappToken on %s', (backend) => {
     });
     expect(response.statusCode).toBe(200);
     const body = response.json<{ token: string; status: string; message: string }>();
-    expect(body).toEqual({
-      token: expect.any(String),
-      status: 'true',
-      message: 'Token generated successfully',
-    });
+    expect(body).toEqual({ token: body.token, status: 'true', message: 'Token generated successfully' });
+    // 256 random bits, URL-safe (it travels after `#` in the link).
+    expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const link = await t.deps.db
       .selectFrom('links')
       .selectAll()
