@@ -23,18 +23,31 @@ export async function createCounter(
   const base = { keyPrefix: opts.name, points: opts.points, duration: opts.durationSeconds };
   if (store.redis) return new RateLimiterRedis({ ...base, storeClient: store.redis });
   const { driver } = store.database;
-  return new Promise((resolve, reject) => {
-    const ready = (error?: unknown) => (error ? reject(toError(error)) : resolve(limiter));
-    const tableName = `rate_limit_${opts.table ?? opts.name}`;
-    const limiter: RateLimiterAbstract =
-      driver.kind === 'sqlite'
-        ? new RateLimiterSQLite(
-            { ...base, storeClient: driver.handle, storeType: 'better-sqlite3', tableName },
-            ready,
-          )
-        : new RateLimiterPostgres({ ...base, storeClient: driver.handle, tableName }, ready);
-  });
+  const tableName = `rate_limit_${opts.table ?? opts.name}`;
+  const open = () =>
+    new Promise<RateLimiterAbstract>((resolve, reject) => {
+      const ready = (error?: unknown) => (error ? reject(toError(error)) : resolve(limiter));
+      const limiter: RateLimiterAbstract =
+        driver.kind === 'sqlite'
+          ? new RateLimiterSQLite(
+              { ...base, storeClient: driver.handle, storeType: 'better-sqlite3', tableName },
+              ready,
+            )
+          : new RateLimiterPostgres({ ...base, storeClient: driver.handle, tableName }, ready);
+    });
+  try {
+    return await open();
+  } catch (error) {
+    // The library creates its table at start; PostgreSQL can refuse `CREATE TABLE IF NOT EXISTS` to a
+    // process that races another one (the table's row type "already exists"). The table is there then.
+    if (driver.kind === 'postgres' && LOST_CREATE_RACE.has((error as { code?: string }).code ?? ''))
+      return open();
+    throw error;
+  }
 }
+
+/** duplicate_object, duplicate_table, unique_violation (on the catalogue). */
+const LOST_CREATE_RACE = new Set(['42710', '42P07', '23505']);
 
 export async function createAttemptLimiter(
   store: LimiterStore,
