@@ -284,11 +284,23 @@ export const catalogue = {
     surface: 'plain',
     when: 'Submit with no media at all.',
   },
+  CAPTURE_TOO_MANY_UPLOADS: {
+    status: 429,
+    message: 'Too many unfinished uploads for this link',
+    surface: 'plain',
+    when: 'A link holding two unfinished resumable uploads per step starts another one.',
+  },
+  CAPTURE_BUSY: {
+    status: 503,
+    message: 'Quality checks are busy, try again shortly',
+    surface: 'plain',
+    when: 'Every quality-check slot is taken; `Retry-After` says when to try again.',
+  },
   CAPTURE_IMAGE_REQUIRED: {
     status: 400,
     message: 'A JPEG, PNG or HEIC image is required',
     surface: 'plain',
-    when: 'A quality check whose body is not an image.',
+    when: 'A quality check whose body is not an image, or an image that does not decode.',
   },
 
   // Personas API.

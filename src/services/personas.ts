@@ -124,7 +124,13 @@ function checked(
       fail(`step id "${step.id}" must be lowercase letters, digits, _ or -, at most 40`);
     if (ids.has(step.id)) fail(`step id "${step.id}" appears twice`);
     ids.add(step.id);
-    if (step.label.trim() === '') fail(`step "${step.id}" needs a label`);
+    if (step.label.trim() === '' || step.label.length > 100)
+      fail(`step "${step.id}" needs a label of at most 100 characters`);
+    if (typeof step.instructions !== 'string' || step.instructions.length > 1000)
+      fail(`step "${step.id}" instructions must be text of at most 1000 characters`);
+    if (typeof step.overlay !== 'string' || step.overlay.length > 40)
+      fail(`step "${step.id}" overlay must be a name of at most 40 characters`);
+    if (typeof step.required !== 'boolean') fail(`step "${step.id}" required must be true or false`);
   }
   if (!s.steps.some((step) => step.required)) fail('at least one step must be required');
   if (kind === 'video') {

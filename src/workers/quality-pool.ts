@@ -5,9 +5,16 @@ import { Piscina } from 'piscina';
 import type { QualityPart } from '../domain/result/image-parts.js';
 
 export interface QualityPool {
-  check(path: string, mime: string): Promise<QualityPart>;
+  /** The photo's quality, or 'undecodable'; rejects with QualityPoolBusyError when the queue is full. */
+  check(path: string, mime: string): Promise<QualityPart | 'undecodable'>;
   close(): Promise<void>;
 }
+
+export class QualityPoolBusyError extends Error {
+  override name = 'QualityPoolBusyError';
+}
+
+const MAX_WAITING = 32;
 
 export function createQualityPool(opts: { threads?: number } = {}): QualityPool {
   // Compiled: the .js beside this file. Under the test runner (TypeScript sources): the .ts through tsx.
@@ -18,11 +25,15 @@ export function createQualityPool(opts: { threads?: number } = {}): QualityPool 
     minThreads: 0,
     maxThreads: opts.threads ?? 1,
     idleTimeout: 30_000,
-    // Waiting checks beyond this are refused rather than queued without bound.
-    maxQueue: 32,
+    maxQueue: MAX_WAITING,
   });
   return {
-    check: (path, mime) => pool.run({ path, mime }) as Promise<QualityPart>,
+    check(path, mime) {
+      // Waiting checks beyond the bound are refused rather than queued without end.
+      if (pool.queueSize >= MAX_WAITING)
+        return Promise.reject(new QualityPoolBusyError('quality checks are busy'));
+      return pool.run({ path, mime }) as Promise<QualityPart | 'undecodable'>;
+    },
     close: () => pool.destroy(),
   };
 }

@@ -1,8 +1,11 @@
 // The capture API behind a link (D7, D8) over real HTTP: the token and nothing else opens it; tus
 // uploads per step with the upload API's rules; the quality pre-check; submit makes the inspection.
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QualityPart } from '../../src/domain/result/image-parts.js';
-import type { FlowView } from '../../src/services/links/capture.js';
+import { linkOfToken, type FlowView } from '../../src/services/links/capture.js';
+import { storeCapture } from '../../src/services/links/captured-media.js';
 import { hashLinkToken } from '../../src/services/links/tokens.js';
 import { expireLink } from '../../src/services/links/expire-link.js';
 import { createPersona } from '../../src/services/personas.js';
@@ -111,8 +114,16 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
     }
   });
 
-  it('refuses an expired link with 410, and the expiry job records link.expired', async () => {
-    const { token, link } = await newLink();
+  it('refuses an expired link with 410; the expiry job records link.expired and drops the captures', async () => {
+    const { token, link, capture } = await newLink();
+    const unique = Buffer.concat([FRONT, Buffer.from(link.id)]); // bytes stored nowhere else
+    await capture.upload('front', unique);
+    const [captured] = await t.deps.db
+      .selectFrom('link_media')
+      .selectAll()
+      .where('link_id', '=', link.id)
+      .execute();
+    expect(await t.deps.storage.exists(captured!.storage_key)).toBe(true);
     await t.deps.db
       .updateTable('links')
       .set({ expires_at: Date.now() - 1 })
@@ -130,6 +141,10 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
       .executeTakeFirstOrThrow();
     expect(row.status).toBe('expired');
     expect((await events(link.id)).filter((e) => e.event_type === 'link.expired')).toHaveLength(1);
+    expect(
+      await t.deps.db.selectFrom('link_media').select('id').where('link_id', '=', link.id).execute(),
+    ).toEqual([]);
+    expect(await t.deps.storage.exists(captured!.storage_key)).toBe(false);
   });
 
   it('enqueues the expiry with the link, at its end of validity', async () => {
@@ -208,6 +223,77 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
     expect(await theirs.capture.offset(location)).toBe(0);
   });
 
+  it("never reaches another link's upload through a crafted URL", async () => {
+    const mine = await newLink();
+    const theirs = await newLink();
+    const created = await theirs.capture.create('front', FRONT.length);
+    const victim = created.headers.get('location')!.split('/').pop()!;
+    const crafted = `${base}/app/api/uploads/${mine.link.id}_x?a=/${victim}`;
+    for (const method of ['HEAD', 'DELETE', 'PATCH'] as const) {
+      const response = await fetch(crafted, {
+        method,
+        headers: {
+          authorization: `Bearer ${mine.token}`,
+          'tus-resumable': '1.0.0',
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+        },
+        ...(method === 'PATCH' && { body: FRONT }),
+      });
+      expect(response.status, method).toBe(404);
+    }
+    expect(await theirs.capture.offset(created.headers.get('location')!)).toBe(0);
+  });
+
+  it('refuses an upload that finishes after the submit, keeping nothing of it', async () => {
+    const { token, link, capture } = await newLink();
+    await capture.upload('front', FRONT);
+    const late = await capture.create('plate', PLATE.length);
+    const location = late.headers.get('location')!;
+    expect((await call('submit', token, { method: 'POST' })).status).toBe(200);
+    // The token is spent: the app cannot even reach the upload any more.
+    expect((await capture.patch(location, 0, PLATE)).status).toBe(409);
+    const rows = await t.deps.db
+      .selectFrom('link_media')
+      .select('step_id')
+      .where('link_id', '=', link.id)
+      .execute();
+    expect(rows).toEqual([{ step_id: 'front' }]);
+  });
+
+  it('refuses a capture already under way when the link is submitted meanwhile', async () => {
+    const { token, link, capture } = await newLink();
+    const seenBefore = await linkOfToken(t.deps, token); // the upload was authorised before the submit
+    await capture.upload('front', FRONT);
+    expect((await call('submit', token, { method: 'POST' })).status).toBe(200);
+    const unique = Buffer.concat([PLATE, Buffer.from(link.id)]); // bytes stored nowhere else
+    const late = storeCapture(t.deps, seenBefore, {
+      uploadId: 'late',
+      stepId: 'plate',
+      source: Readable.from([unique]),
+    });
+    await expect(late).rejects.toMatchObject({ code: 'CAPTURE_LINK_SUBMITTED' });
+    const sha = crypto.createHash('sha256').update(unique).digest('hex');
+    expect(await t.deps.storage.exists(`sha256/${sha.slice(0, 2)}/${sha}`)).toBe(false);
+    const media = await t.deps.db
+      .selectFrom('media')
+      .select('original_id')
+      .where('inspection_id', '=', link.id)
+      .execute();
+    expect(media).toEqual([{ original_id: 'front' }]);
+  });
+
+  it('caps the unfinished uploads of one link', async () => {
+    const { capture } = await newLink(); // two steps: four unfinished uploads at most
+    for (let i = 0; i < 4; i++) expect((await capture.create('front', FRONT.length)).status).toBe(201);
+    const fifth = await capture.create('plate', PLATE.length);
+    expect(fifth.status).toBe(429);
+    expect(await fifth.json()).toEqual({
+      status: 'error',
+      message: 'Too many unfinished uploads for this link',
+    });
+  });
+
   it('checks the quality of one photo without keeping it', async () => {
     const { token } = await newLink();
     const response = await call('quality', token, {
@@ -228,6 +314,16 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
     });
     expect(text.status).toBe(400);
     expect(await text.json()).toEqual({ status: 'error', message: 'A JPEG, PNG or HEIC image is required' });
+    const truncated = await call('quality', token, {
+      method: 'POST',
+      headers: { 'content-type': 'image/jpeg' },
+      body: FRONT.subarray(0, 6000),
+    });
+    expect(truncated.status).toBe(400);
+    expect(await truncated.json()).toEqual({
+      status: 'error',
+      message: 'A JPEG, PNG or HEIC image is required',
+    });
   });
 
   it('submits: the same inspection, job and events as an upload; the token is then spent', async () => {

@@ -6,6 +6,7 @@ import { inTransaction } from '../../adapters/db/transaction.js';
 import { AppError } from '../../domain/errors.js';
 import type { Branding, CaptureStep } from '../../domain/personas.js';
 import { recordInspection, type RecordDeps } from '../record-inspection.js';
+import { lockOpenLink } from './captured-media.js';
 import { emitLinkEvent } from './link-events.js';
 import { hashLinkToken, looksLikeLinkToken } from './tokens.js';
 
@@ -122,34 +123,24 @@ export async function submitLink(
   open: OpenLink,
 ): Promise<{ status: 'success'; id: string; case_id: string }> {
   const { link, steps } = open;
-  const media = await capturedMedia(deps.db, link.id);
-  if (media.length === 0) throw new AppError('CAPTURE_NOTHING_CAPTURED');
-  const missing = missingSteps(steps, media);
-  if (missing.length > 0)
-    throw new AppError('CAPTURE_STEPS_MISSING', { params: { steps: missing.join(', ') } });
-  const order = new Map(steps.map((step, index) => [step.id, index]));
-  media.sort((a, b) => (order.get(a.step_id) ?? 0) - (order.get(b.step_id) ?? 0));
   const caseId = link.case_id ?? '';
-
   await inTransaction(deps.db, async (trx) => {
+    // Holds the link: a capture finishing now lands before this reads the media, or is refused.
+    await lockOpenLink(trx, link.id, deps.now());
+    const media = await capturedMedia(trx, link.id);
+    if (media.length === 0) throw new AppError('CAPTURE_NOTHING_CAPTURED');
+    const missing = missingSteps(steps, media);
+    if (missing.length > 0)
+      throw new AppError('CAPTURE_STEPS_MISSING', { params: { steps: missing.join(', ') } });
+    const order = new Map(steps.map((step, index) => [step.id, index]));
+    media.sort((a, b) => (order.get(a.step_id) ?? 0) - (order.get(b.step_id) ?? 0));
+
     const now = deps.now();
-    // The state check and the spend are one statement: of two concurrent submits, one wins.
-    const spent = await trx
+    await trx
       .updateTable('links')
       .set({ status: 'submitted', submitted_at: now })
       .where('id', '=', link.id)
-      .where('status', '=', 'open')
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) {
-      const current = await trx
-        .selectFrom('links')
-        .selectAll()
-        .where('id', '=', link.id)
-        .executeTakeFirstOrThrow();
-      await openLinkOf({ db: trx, now: deps.now }, current); // throws the reason (submitted, expired)
-      throw new AppError('CAPTURE_LINK_SUBMITTED');
-    }
+      .execute();
     const client = await trx
       .selectFrom('clients')
       .selectAll()

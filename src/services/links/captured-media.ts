@@ -8,7 +8,8 @@ import type { Db, LinkMediaRow } from '../../adapters/db/schema.js';
 import { inTransaction } from '../../adapters/db/transaction.js';
 import { AppError } from '../../domain/errors.js';
 import { LIMITS, type MediaKind } from '../../domain/limits.js';
-import type { MediaStorage, StoredObject } from '../../ports/media-storage.js';
+import type { MediaStorage } from '../../ports/media-storage.js';
+import { deleteIfUnreferenced } from '../stored-objects.js';
 import { enforceBelow, MediaGuard } from '../upload/media-guard.js';
 import type { OpenLink } from './capture.js';
 
@@ -64,7 +65,7 @@ export async function storeCapture(
   if (piped.status === 'rejected') throw piped.reason;
   const stored = put.value;
   if (expected === 'video' && stored.bytes <= LIMITS.videoMinBytes) {
-    await removeIfUnreferenced(deps, stored);
+    await deleteIfUnreferenced(deps, stored);
     throw new AppError('UPLOAD_VIDEO_TOO_SMALL');
   }
 
@@ -79,39 +80,45 @@ export async function storeCapture(
     mime: guard.sniffed!.mime,
     created_at: deps.now(),
   };
-  const replaced = await inTransaction(deps.db, async (trx) => {
-    const earlier = await trx
-      .deleteFrom('link_media')
-      .where('link_id', '=', row.link_id)
-      .where('step_id', '=', row.step_id)
-      .returning(['storage_key', 'sha256'])
-      .executeTakeFirst();
-    await trx.insertInto('link_media').values(row).execute();
-    return earlier;
-  });
+  let replaced: Pick<LinkMediaRow, 'storage_key' | 'sha256'> | undefined;
+  try {
+    replaced = await inTransaction(deps.db, async (trx) => {
+      await lockOpenLink(trx, open.link.id, deps.now());
+      const earlier = await trx
+        .deleteFrom('link_media')
+        .where('link_id', '=', row.link_id)
+        .where('step_id', '=', row.step_id)
+        .returning(['storage_key', 'sha256'])
+        .executeTakeFirst();
+      await trx.insertInto('link_media').values(row).execute();
+      return earlier;
+    });
+  } catch (error) {
+    await deleteIfUnreferenced(deps, stored).catch(() => undefined);
+    throw error;
+  }
   if (replaced && replaced.sha256 !== row.sha256)
-    await removeIfUnreferenced(deps, { key: replaced.storage_key, sha256: replaced.sha256 });
+    await deleteIfUnreferenced(deps, { key: replaced.storage_key, sha256: replaced.sha256 });
   return row;
 }
 
-/** Deletes a stored object nothing refers to any more (a retake's predecessor, a refused video). */
-async function removeIfUnreferenced(
-  deps: CaptureStoreDeps,
-  object: Pick<StoredObject, 'key' | 'sha256'>,
-): Promise<void> {
-  const inMedia = await deps.db
-    .selectFrom('media')
-    .select('id')
-    .where('sha256', '=', object.sha256)
-    .limit(1)
+/**
+ * Checks, inside `trx`, that the link is still open, and holds its row until the transaction ends
+ * (PostgreSQL row lock; SQLite serialises writers anyway): a submit and a capture of one link never
+ * interleave, so a submit sees either the capture or none of it, and a capture after the submit or the
+ * expiry is refused.
+ */
+export async function lockOpenLink(trx: Db, linkId: string, now: number): Promise<void> {
+  const held = await trx
+    .updateTable('links')
+    .set({ status: 'open' })
+    .where('id', '=', linkId)
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
     .executeTakeFirst();
-  const inCaptures = await deps.db
-    .selectFrom('link_media')
-    .select('id')
-    .where('sha256', '=', object.sha256)
-    .limit(1)
-    .executeTakeFirst();
-  if (!inMedia && !inCaptures) await deps.storage.delete(object.key);
+  if (Number(held.numUpdatedRows) === 1) return;
+  const link = await trx.selectFrom('links').select('status').where('id', '=', linkId).executeTakeFirst();
+  throw new AppError(link?.status === 'submitted' ? 'CAPTURE_LINK_SUBMITTED' : 'CAPTURE_LINK_EXPIRED');
 }
 
 /** A fresh id for a resumable upload: the link's uploads are told apart by it alone. */

@@ -85,7 +85,9 @@ export async function createLink(
         phone: fields.phone,
         email: fields.email,
       });
+    // Inside the transaction: a failure after the commit would answer 500 for a link whose messages
+    // are on their way, and the caller's retry would send them twice.
+    await touchApiKey(trx, owner, now);
   });
-  await touchApiKey(deps.db, owner, now);
   return { token, url, link };
 }

@@ -1,18 +1,24 @@
 // The job that closes a link when its validity ends (D7) and records `link.expired`. Access checks
-// compare `expires_at` themselves, so a late job never keeps a link usable; the job only makes the
-// state and the event visible. Idempotent: a link submitted or expired already is left alone.
+// compare `expires_at` themselves, so a late job never keeps a link usable; the job makes the state
+// and the event visible and drops what was captured, which no inspection will ever use. Idempotent: a
+// link submitted or expired already is left alone.
 import type { Db } from '../../adapters/db/schema.js';
 import { inTransaction } from '../../adapters/db/transaction.js';
+import type { MediaStorage } from '../../ports/media-storage.js';
+import { deleteIfUnreferenced } from '../stored-objects.js';
 import type { EmitDeps } from '../webhooks/events.js';
 import { emitLinkEvent } from './link-events.js';
 
 export const EXPIRE_LINK_TASK = 'expire-link';
 
-export async function expireLink(deps: EmitDeps & { db: Db }, linkId: string): Promise<void> {
-  await inTransaction(deps.db, async (trx) => {
+export async function expireLink(
+  deps: EmitDeps & { db: Db; storage: MediaStorage },
+  linkId: string,
+): Promise<void> {
+  const dropped = await inTransaction(deps.db, async (trx) => {
     const now = deps.now();
     const link = await trx.selectFrom('links').selectAll().where('id', '=', linkId).executeTakeFirst();
-    if (!link || link.status !== 'open') return;
+    if (!link || link.status !== 'open') return [];
     // Started early (clocks of two hosts): fail this run, the queue runs it again later.
     if (link.expires_at > now) throw new Error(`link ${linkId} is not due to expire yet`);
     const updated = await trx
@@ -21,7 +27,13 @@ export async function expireLink(deps: EmitDeps & { db: Db }, linkId: string): P
       .where('id', '=', linkId)
       .where('status', '=', 'open')
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 1)
-      await emitLinkEvent(trx, deps, 'link.expired', { ...link, status: 'expired' });
+    if (Number(updated.numUpdatedRows) !== 1) return [];
+    await emitLinkEvent(trx, deps, 'link.expired', { ...link, status: 'expired' });
+    return trx
+      .deleteFrom('link_media')
+      .where('link_id', '=', linkId)
+      .returning(['storage_key as key', 'sha256'])
+      .execute();
   });
+  for (const object of dropped) await deleteIfUnreferenced(deps, object);
 }

@@ -46,7 +46,7 @@ export function parseLinkRequest(body: unknown, keyClientId: string): LinkReques
   if (email !== undefined && !(email.length <= 254 && EMAIL.test(email)))
     throw new AppError('LINK_INVALID_EMAIL');
   const meta = fields.inputMetaData;
-  if (meta !== undefined && meta !== null && !isObject(meta)) throw invalid('inputMetaData');
+  if (meta !== undefined && meta !== null && !isMetaData(meta)) throw invalid('inputMetaData');
   return {
     personaId,
     caseId: optionalText(fields, 'caseId'),
@@ -54,6 +54,27 @@ export function parseLinkRequest(body: unknown, keyClientId: string): LinkReques
     email,
     inputMetaData: isObject(meta) ? meta : undefined,
   };
+}
+
+/** Bounds of `inputMetaData`: the spec's fields and a few of the integrator's own, all plain values. */
+const META_MAX_FIELDS = 50;
+const META_MAX_KEY = 100;
+const META_MAX_TEXT = 1000;
+
+function isMetaData(value: unknown): value is Body {
+  if (!isObject(value)) return false;
+  const entries = Object.entries(value);
+  return (
+    entries.length <= META_MAX_FIELDS &&
+    entries.every(
+      ([key, field]) =>
+        key.length <= META_MAX_KEY &&
+        (field === null ||
+          typeof field === 'boolean' ||
+          (typeof field === 'number' && Number.isFinite(field)) ||
+          (typeof field === 'string' && field.length <= META_MAX_TEXT)),
+    )
+  );
 }
 
 /** An integer, also when sent as a string of digits (callers of the older service often do). */

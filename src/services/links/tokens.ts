@@ -10,3 +10,7 @@ export const hashLinkToken = (token: string): string =>
 
 /** Tokens this service issued have exactly this form; anything else is refused without a query. */
 export const looksLikeLinkToken = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
+
+/** `text` with every link token replaced: what stays of a message once it is sent or has failed. */
+export const redactLinkTokens = (text: string): string =>
+  text.replace(/#[A-Za-z0-9_-]{43}\b/g, '#[redacted]');

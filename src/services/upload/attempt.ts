@@ -12,6 +12,7 @@ import type { MediaStorage } from '../../ports/media-storage.js';
 import type { UploadQuota } from '../../ports/upload-quota.js';
 import { spendCredential, type TokenClaims } from '../credentials.js';
 import { recordInspection, type InspectionFields } from '../record-inspection.js';
+import { deleteIfUnreferenced } from '../stored-objects.js';
 import { checkHttpUrl } from './fields.js';
 import { Intake, type Variant } from './intake.js';
 
@@ -148,17 +149,9 @@ export class UploadAttempt {
     await Promise.allSettled(tasks);
   }
 
-  /** Objects this attempt published that no media row references (the transaction failed). */
+  /** Objects this attempt published that nothing references (the transaction failed). */
   private async removeUnreferenced(): Promise<void> {
-    for (const object of this.intake.createdObjects()) {
-      const used = await this.deps.db
-        .selectFrom('media')
-        .select('id')
-        .where('sha256', '=', object.sha256)
-        .limit(1)
-        .executeTakeFirst()
-        .catch(() => ({ id: 'unknown' }));
-      if (!used) await this.deps.storage.delete(object.key).catch(() => undefined);
-    }
+    for (const object of this.intake.createdObjects())
+      await deleteIfUnreferenced(this.deps, object).catch(() => undefined);
   }
 }
