@@ -86,15 +86,21 @@ describe('link message settings', () => {
       host: 'mail.example.com',
       port: 465,
       secure: true,
+      requireTls: true,
       auth: { user: 'mailer', pass: 'p@ss/word' },
       from: 'Walkaround <no-reply@localhost>',
     });
     expect(
-      loadConfig({ SMTP_URL: 'smtp://relay.internal:25', SMTP_FROM: 'Acme <a@example.com>' }).messages.smtp,
+      loadConfig({
+        SMTP_URL: 'smtp://relay.internal:25',
+        SMTP_FROM: 'Acme <a@example.com>',
+        SMTP_REQUIRE_TLS: 'false',
+      }).messages.smtp,
     ).toEqual({
       host: 'relay.internal',
       port: 25,
       secure: false,
+      requireTls: false,
       auth: undefined,
       from: 'Acme <a@example.com>',
     });

@@ -235,12 +235,18 @@ export const settingsSchema = Type.Object({
   SMTP_URL: Type.Optional(
     setting((o) => Type.String({ pattern: '^smtps?://[^\\s/?#]+/?$', ...o }), {
       description:
-        'Mail server for link e-mails (D7): `smtp://` (STARTTLS when offered, port 587) or `smtps://` (TLS from the start, port 465), with optional `user:password@`. Unset: e-mails stay in the outbox (`held`).',
+        'Mail server for link e-mails (D7): `smtp://` (STARTTLS, port 587; see SMTP_REQUIRE_TLS) or `smtps://` (TLS from the start, port 465), with optional `user:password@`. Unset: e-mails stay in the outbox (`held`).',
       examples: ['smtps://mailer:password@mail.example.com:465', 'smtp://relay.internal:25'],
       hint: 'a URL such as smtp://user:password@mail.example.com:587 or smtps://mail.example.com:465',
       secret: true,
     }),
   ),
+  SMTP_REQUIRE_TLS: setting((o) => Type.Boolean({ default: true, ...o }), {
+    description:
+      'With `smtp://`, refuse to send unless the server upgrades the connection with STARTTLS (so the password and the links never travel in clear). Set to false only for a relay on a trusted network.',
+    examples: ['true'],
+    hint: 'true or false',
+  }),
   SMTP_FROM: setting(
     (o) =>
       Type.String({ pattern: '^[^\\r\\n]*@[^\\r\\n]+$', default: 'Walkaround <no-reply@localhost>', ...o }),
@@ -375,8 +381,9 @@ export interface MessageSettings {
 export interface SmtpSettings {
   host: string;
   port: number;
-  /** TLS from the start (smtps://); otherwise STARTTLS when the server offers it. */
+  /** TLS from the start (smtps://); otherwise STARTTLS, required unless `requireTls` is false. */
   secure: boolean;
+  requireTls: boolean;
   auth: { user: string; pass: string } | undefined;
   from: string;
 }
@@ -514,6 +521,7 @@ function smtpSettings(s: Settings): SmtpSettings | undefined {
     host: hostname,
     port: url.port ? Number(url.port) : secure ? 465 : 587,
     secure,
+    requireTls: s.SMTP_REQUIRE_TLS,
     auth: user || pass ? { user, pass } : undefined,
     from: s.SMTP_FROM,
   };

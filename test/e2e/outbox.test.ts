@@ -26,7 +26,10 @@ const FAST_RETRIES = { MESSAGE_RETRY_SCHEDULE: '100ms,100ms,100ms' };
 async function queueLink(
   deps: Deps,
   client: { id: string; name: string; personaId: number },
-  contact: Pick<LinkMessageInput, 'email' | 'phone'> & { language?: string },
+  contact: Pick<LinkMessageInput, 'email' | 'phone'> & {
+    language?: string;
+    linkStatus?: 'open' | 'submitted';
+  },
 ): Promise<{ linkId: string; url: string }> {
   const linkId = crypto.randomUUID();
   const url = `${deps.config.superappUrl}/#${crypto.randomBytes(32).toString('base64url')}`;
@@ -40,7 +43,7 @@ async function queueLink(
         client_id: client.id,
         persona_id: client.personaId,
         token_hash: crypto.randomBytes(32).toString('hex'),
-        status: 'open',
+        status: contact.linkStatus ?? 'open',
         expires_at: expiresAt,
         created_at: now,
       })
@@ -105,6 +108,8 @@ describe.each(BACKENDS)('link messages on %s', (backend) => {
         // The mail server and the SMS endpoint listen on loopback.
         ALLOW_PRIVATE_NETWORKS: 'true',
         SMTP_URL: `smtp://${SMTP_USER.user}:${SMTP_USER.pass}@127.0.0.1:${smtp.port}`,
+        // The test server speaks plain SMTP (no certificate to trust); the default requires STARTTLS.
+        SMTP_REQUIRE_TLS: 'false',
         SMTP_FROM: 'Acme Inspections <inspections@acme.test>',
         SMS_PROVIDER: 'twilio',
         SMS_URL: `http://127.0.0.1:${sms.port}`,
@@ -148,6 +153,27 @@ describe.each(BACKENDS)('link messages on %s', (backend) => {
       expect(email!.provider_message_id).toBe(mail!.headers['message-id']);
       expect(email!.sent_at).toBeGreaterThan(0);
       expect(phone).toMatchObject({ channel: 'sms', attempts: 1, provider_message_id: text!.id });
+      // Once sent, the outbox no longer holds a usable link.
+      for (const row of [email!, phone!]) {
+        expect(row.body).not.toContain(url);
+        expect(row.body).toContain(`${t.deps.config.superappUrl}/#[redacted]`);
+      }
+    });
+
+    it('drops a message whose link was submitted before it could be sent', async () => {
+      const before = smtp.received.length;
+      const { linkId, url } = await queueLink(t.deps, client, {
+        email: 'late@example.com',
+        linkStatus: 'submitted',
+      });
+      const [email] = await settle(t.deps, linkId, allSettled);
+      expect(email).toMatchObject({
+        status: 'failed',
+        attempts: 0,
+        last_error: 'the link was submitted before the message could be sent',
+      });
+      expect(email!.body).not.toContain(url);
+      expect(smtp.received.slice(before).some((m) => m.to.includes('late@example.com'))).toBe(false);
     });
 
     it('sends the link of POST /superappToken, {SUPERAPP_URL}/#<token>, by e-mail and SMS', async () => {
@@ -360,6 +386,30 @@ describe.each(BACKENDS)('link messages on %s', (backend) => {
       expect(limit.stderr).toMatch(/positive integer/);
     });
   });
+});
+
+describe('link e-mails by default', () => {
+  it('are never sent over a connection the server does not upgrade to TLS', async () => {
+    const smtp = await startSmtpServer(SMTP_USER);
+    const t = await startTestApp('sqlite', {
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      SMTP_URL: `smtp://${SMTP_USER.user}:${SMTP_USER.pass}@127.0.0.1:${smtp.port}`,
+      ...FAST_RETRIES,
+    });
+    const worker = await startWorker(t.deps);
+    try {
+      const client = await newClient(t, 'Plain');
+      const { linkId } = await queueLink(t.deps, client, { email: 'plain@example.com' });
+      const [email] = await settle(t.deps, linkId, allSettled);
+      expect(email).toMatchObject({ status: 'failed' });
+      expect(email!.last_error).toMatch(/TLS/i);
+      expect(smtp.received).toHaveLength(0);
+    } finally {
+      await worker.stop();
+      await t.close();
+      await smtp.close();
+    }
+  }, 60_000);
 });
 
 describe('link messages to private addresses', () => {

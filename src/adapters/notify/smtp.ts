@@ -26,6 +26,7 @@ export function createSmtpSender(settings: SmtpSettings, opts: SmtpOptions): Ema
       host: address,
       port: settings.port,
       secure: settings.secure,
+      requireTLS: !settings.secure && settings.requireTls,
       ...(!net.isIP(settings.host) && { servername: settings.host }),
       auth: settings.auth,
       connectionTimeout: opts.connectTimeoutMs,

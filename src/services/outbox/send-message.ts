@@ -8,6 +8,7 @@ import { emailHtml } from '../../domain/messages.js';
 import type { Logger } from '../../logger.js';
 import type { JobContext, JobQueue } from '../../ports/job-queue.js';
 import { NotifyError, type Notifier } from '../../ports/notifier.js';
+import { redactLinkTokens } from '../links/tokens.js';
 import { SEND_MESSAGE_TASK, sendJobKey } from './queue-messages.js';
 
 export interface SendDeps {
@@ -43,6 +44,17 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
   const attempt = message.attempts + 1;
   if (attempt !== (job.attempt ?? 1)) return;
   const log = { message_id: message.id, channel: message.channel, attempt, job: context.jobId };
+  // A retry hours later must not send a link that was submitted or expired meanwhile.
+  const closed = await closedLink(deps, message);
+  if (closed) {
+    await finish(deps.db, message.id, deps.now(), {
+      status: 'failed',
+      attempts: message.attempts,
+      last_error: closed,
+    });
+    deps.logger.info({ ...log, reason: closed }, 'link message dropped');
+    return;
+  }
 
   let providerMessageId: string | null = null;
   let failure: NotifyError | undefined;
@@ -58,17 +70,12 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
   const at = deps.now();
 
   if (!failure) {
-    await deps.db
-      .updateTable('outbox_messages')
-      .set({
-        status: 'sent',
-        attempts: attempt,
-        provider_message_id: providerMessageId,
-        sent_at: at,
-        updated_at: at,
-      })
-      .where('id', '=', message.id)
-      .execute();
+    await finish(deps.db, message.id, at, {
+      status: 'sent',
+      attempts: attempt,
+      provider_message_id: providerMessageId,
+      sent_at: at,
+    });
     deps.logger.info({ ...log, provider_message_id: providerMessageId }, 'link message sent');
     return;
   }
@@ -76,16 +83,14 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
   const retryInSeconds = failure.permanent ? undefined : deps.retrySchedule[attempt - 1];
   const lastError = failure.detail ? `${failure.message}: ${failure.detail}` : failure.message;
   await inTransaction(deps.db, async (trx) => {
-    await trx
-      .updateTable('outbox_messages')
-      .set({
-        status: retryInSeconds === undefined ? 'failed' : 'pending',
-        attempts: attempt,
-        last_error: lastError,
-        updated_at: at,
-      })
-      .where('id', '=', message.id)
-      .execute();
+    if (retryInSeconds === undefined)
+      await finish(trx, message.id, at, { status: 'failed', attempts: attempt, last_error: lastError });
+    else
+      await trx
+        .updateTable('outbox_messages')
+        .set({ attempts: attempt, last_error: lastError, updated_at: at })
+        .where('id', '=', message.id)
+        .execute();
     if (retryInSeconds !== undefined)
       await deps.queue.enqueue(trx, {
         task: SEND_MESSAGE_TASK,
@@ -122,4 +127,43 @@ function send(notifier: Notifier, message: OutboxMessageRow, signal: AbortSignal
     case 'sms':
       return notifier.sendSms({ to: message.recipient, body: message.body }, signal);
   }
+}
+
+/** Why the message's link can no longer be used, or undefined while it is open. */
+async function closedLink(deps: SendDeps, message: OutboxMessageRow): Promise<string | undefined> {
+  if (message.link_id === null) return undefined;
+  const link = await deps.db
+    .selectFrom('links')
+    .select(['status', 'expires_at'])
+    .where('id', '=', message.link_id)
+    .executeTakeFirst();
+  if (!link) return 'the link no longer exists';
+  if (link.status === 'submitted') return 'the link was submitted before the message could be sent';
+  if (link.status === 'expired' || link.expires_at <= deps.now())
+    return 'the link expired before the message could be sent';
+  return undefined;
+}
+
+/**
+ * Records the message's final state. Its body carries the link token in clear, which the outbox keeps
+ * only while the message may still go out (or be passed on by hand, when held): afterwards the token
+ * is redacted, so that the database again holds no usable link.
+ */
+async function finish(
+  db: Db,
+  id: string,
+  at: number,
+  state: Pick<OutboxMessageRow, 'status' | 'attempts'> &
+    Partial<Pick<OutboxMessageRow, 'provider_message_id' | 'sent_at' | 'last_error'>>,
+): Promise<void> {
+  const message = await db
+    .selectFrom('outbox_messages')
+    .select('body')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('outbox_messages')
+    .set({ ...state, body: redactLinkTokens(message.body), updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
