@@ -4,9 +4,8 @@ import { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
 import { buildApp, buildHealthApp, buildUrlgenApp } from '../http/app.js';
-import { createDemoClientOnce } from '../services/bootstrap.js';
+import { createDemoClientOnce, type DemoClient } from '../services/bootstrap.js';
 import { startWorker } from '../workers/run.js';
-import type { CreatedClient } from '../services/clients.js';
 import { table } from './context.js';
 import { oneOf } from './options.js';
 
@@ -51,8 +50,9 @@ export function serveCommand(): Command {
 }
 
 /** Shown once, on the first start with an empty database, so a newcomer can call the API at once. */
-function printDemoClient(demo: CreatedClient, config: Readonly<Config>): void {
+function printDemoClient(demo: DemoClient, config: Readonly<Config>): void {
   const base = config.publicBaseUrl;
+  const urlgen = config.urlgenPort === undefined ? base : `http://localhost:${config.urlgenPort}`;
   process.stdout.write(
     [
       '',
@@ -61,11 +61,13 @@ function printDemoClient(demo: CreatedClient, config: Readonly<Config>): void {
         ['client id', demo.client.id],
         ['API key', demo.apiKey],
         ['webhook secret', demo.webhookSecret],
+        ['photo persona', String(demo.personaId)],
       ]),
       '',
       'Serving:',
       table([
-        ['API', `${base}/api/authenticate, ${base}/api/refresh`],
+        ['API', `${base}/api/authenticate, ${base}/api/refresh, ${base}/api/upload`],
+        ['inspection links', `${urlgen}/superappToken`],
         ['API reference', `${base}/docs (OpenAPI: ${base}/openapi.json)`],
         ['health', `${base}/healthz, ${base}/readyz, ${base}/metrics`],
         ['capture app', `${config.superappUrl}/#<token>`],
@@ -73,6 +75,7 @@ function printDemoClient(demo: CreatedClient, config: Readonly<Config>): void {
       '',
       'Try it:',
       `  curl -s -X POST ${base}/api/authenticate -H 'content-type: application/json' -d '{"key":"${demo.apiKey}"}'`,
+      `  curl -s -X POST ${urlgen}/superappToken -H 'content-type: application/json' -d '{"apiKey":"${demo.apiKey}","personaId":${demo.personaId}}'`,
       '',
     ].join('\n') + '\n',
   );

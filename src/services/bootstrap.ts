@@ -1,8 +1,11 @@
-// First start on an empty database: a demo client, created exactly once even when several processes
+// First start on an empty database: a demo client (with a photo persona), created exactly once even when several processes
 // start together (the app_state row is the lock: only the transaction that inserts it creates the client).
 import type { Db } from '../adapters/db/schema.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { createClient, type CreatedClient } from './clients.js';
+import { createPersona } from './personas.js';
+
+export type DemoClient = CreatedClient & { personaId: number };
 
 const DEMO_MARKER = 'demo_client';
 
@@ -10,7 +13,7 @@ export async function createDemoClientOnce(deps: {
   db: Db;
   secrets: SecretBox;
   now: () => number;
-}): Promise<CreatedClient | undefined> {
+}): Promise<DemoClient | undefined> {
   const existing = await deps.db.selectFrom('clients').select('id').limit(1).executeTakeFirst();
   if (existing) return undefined;
   return deps.db.transaction().execute(async (trx) => {
@@ -21,11 +24,13 @@ export async function createDemoClientOnce(deps: {
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) return undefined;
     const created = await createClient({ ...deps, db: trx }, { name: 'Demo client' });
+    // A photo persona too, so that an inspection link can be tried at once.
+    const persona = await createPersona({ ...deps, db: trx }, { clientId: created.client.id, kind: 'photo' });
     await trx
       .updateTable('app_state')
       .set({ value: created.client.id })
       .where('key', '=', DEMO_MARKER)
       .execute();
-    return created;
+    return { ...created, personaId: persona.id };
   });
 }

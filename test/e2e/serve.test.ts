@@ -3,7 +3,14 @@
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';
-import { authenticateOver, demoKey, runCli, startServer, type RunningServer } from '../helpers/process.js';
+import {
+  authenticateOver,
+  demoKey,
+  freePort,
+  runCli,
+  startServer,
+  type RunningServer,
+} from '../helpers/process.js';
 
 const started: RunningServer[] = [];
 const environments: TestEnvironment[] = [];
@@ -41,6 +48,31 @@ describe('walkaround serve', () => {
     started.push(second);
     expect(demoKey(second.output())).toBeUndefined();
     expect((await authenticateOver(second.url, key!)).status).toBe(200);
+  });
+
+  it('serves /superappToken on URLGEN_PORT too, with the demo persona printed at first start', async () => {
+    const { env } = await environment('sqlite');
+    const urlgenPort = await freePort();
+    const server = await startServer({ DATA_DIR: env.DATA_DIR!, URLGEN_PORT: String(urlgenPort) });
+    started.push(server);
+    const key = demoKey(server.output())!;
+    const personaId = Number(/photo persona:\s+(\d+)/.exec(server.output())?.[1]);
+    expect(Number.isInteger(personaId)).toBe(true);
+    expect(server.output()).toContain(`http://localhost:${urlgenPort}/superappToken`);
+    for (const base of [`http://127.0.0.1:${urlgenPort}`, server.url]) {
+      const response = await fetch(`${base}/superappToken`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ personaId }),
+      });
+      expect(response.status, base).toBe(200);
+      expect(await response.json()).toMatchObject({
+        status: 'true',
+        message: 'Token generated successfully',
+      });
+    }
+    // The link generator's listener serves nothing else.
+    expect((await authenticateOver(`http://127.0.0.1:${urlgenPort}`, key)).status).toBe(404);
   });
 
   it.each([
