@@ -1,6 +1,8 @@
-// walkaround outbox list [--client <id>] [--status <status>] [--limit <n>] [--json]
+// walkaround outbox list [--client <id>] [--status <status>] [--limit <n>] [--json] | send <id>
 import { Command } from 'commander';
 import type { OutboxStatus } from '../adapters/db/schema.js';
+import { createQueue } from '../deps.js';
+import { releaseHeldMessage } from '../services/outbox/release-held.js';
 import { listOutbox, OUTBOX_STATUSES, type OutboxView } from '../services/outbox/list-outbox.js';
 import { print, table, withStorage } from './context.js';
 import { oneOf, positiveInteger } from './options.js';
@@ -58,6 +60,20 @@ export function outboxCommand(): Command {
                 )
                 .join('\n\n'),
         );
+      }),
+    );
+  outbox
+    .command('send')
+    .description('send a held message, once its channel has a provider (a running worker sends it)')
+    .argument('<id>', 'the message id')
+    .option('--json', 'print one JSON object')
+    .action(async (id: string, o: { json?: boolean }) =>
+      withStorage(async (deps) => {
+        const { smtp, sms } = deps.config.messages;
+        const queue = await createQueue(deps, deps.config);
+        const configured = (channel: 'email' | 'sms') => (channel === 'email' ? smtp : sms) !== undefined;
+        await releaseHeldMessage({ ...deps, queue, configured }, id).finally(() => queue.close());
+        print(o.json, { id, status: 'pending' }, () => `Message ${id} queued to be sent.`);
       }),
     );
   return outbox;

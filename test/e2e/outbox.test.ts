@@ -370,6 +370,21 @@ describe.each(BACKENDS)('link messages on %s', (backend) => {
       expect(human.code).toBe(0);
       expect(human.stdout).toContain(held!.id);
       expect(human.stdout).toContain(url);
+
+      // Released only once its channel has a provider.
+      const refused = await runCli(['outbox', 'send', held!.id], t.environment.env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toBe('walkaround: No mail server (SMTP_URL) is configured');
+      const withMail = { ...t.environment.env, SMTP_URL: 'smtp://mail.example.com' };
+      const released = await runCli(['outbox', 'send', held!.id, '--json'], withMail);
+      expect(released.stderr).toBe('');
+      expect(JSON.parse(released.stdout)).toEqual({ id: held!.id, status: 'pending' });
+      // The worker took it up (this test app has no mail server, so its attempts fail: not our point).
+      const [taken] = await messagesOf(t.deps, linkId);
+      expect(taken!.status).not.toBe('held');
+      const again = await runCli(['outbox', 'send', held!.id], withMail);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/is (pending|failed|sent), not held/);
     });
 
     it('stops with a clear message on bad input', async () => {

@@ -1,0 +1,42 @@
+// Held messages (written while no provider was configured for their channel) are sent once an operator
+// releases them, after configuring the provider: the message becomes pending and gets its send job, in
+// one transaction. Only held messages still hold their link; sent and failed ones are redacted.
+import type { Db } from '../../adapters/db/schema.js';
+import { inTransaction } from '../../adapters/db/transaction.js';
+import type { JobQueue } from '../../ports/job-queue.js';
+import { SEND_MESSAGE_TASK, sendJobKey } from './queue-messages.js';
+
+export class ReleaseError extends Error {
+  override name = 'ReleaseError';
+}
+
+export async function releaseHeldMessage(
+  deps: { db: Db; queue: JobQueue; now: () => number; configured: (channel: 'email' | 'sms') => boolean },
+  id: string,
+): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
+    const message = await trx
+      .selectFrom('outbox_messages')
+      .select(['status', 'channel', 'attempts'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!message) throw new ReleaseError(`No outbox message with id ${id}`);
+    if (message.status !== 'held') throw new ReleaseError(`Message ${id} is ${message.status}, not held`);
+    if (!deps.configured(message.channel))
+      throw new ReleaseError(
+        `No ${message.channel === 'email' ? 'mail server (SMTP_URL)' : 'SMS provider (SMS_PROVIDER)'} is configured`,
+      );
+    const attempt = message.attempts + 1;
+    await trx
+      .updateTable('outbox_messages')
+      .set({ status: 'pending', updated_at: deps.now() })
+      .where('id', '=', id)
+      .where('status', '=', 'held')
+      .execute();
+    await deps.queue.enqueue(trx, {
+      task: SEND_MESSAGE_TASK,
+      key: sendJobKey(id, attempt),
+      payload: { messageId: id, attempt },
+    });
+  });
+}
