@@ -3,11 +3,12 @@
 // only ever holds a whole file, and a crash leaves at most a staging file that `sweep` recognises.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { Writable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { hashingStream, stagedObject } from './staging.js';
+import { stagedObject } from './staging.js';
 import {
   contentKey,
   ObjectNotFoundError,
@@ -35,19 +36,20 @@ export function createDiskStorage(opts: { root: string }): MediaStorage {
     async stage(source: Readable): Promise<StagedObject> {
       await fs.promises.mkdir(stagingDir, { recursive: true });
       const temp = path.join(stagingDir, crypto.randomUUID());
-      const hashing = hashingStream();
-      // Opened here rather than by the write stream (which closes it when done), so that on a source
-      // error the file surely exists when it is removed: a stream still opening it could recreate it.
+      // Opened here rather than by the writer, so that on a source error the file surely exists when
+      // it is removed: a stream still opening it could recreate it.
       const handle = await fs.promises.open(temp, 'wx');
+      const writer = hashingFileWriter(handle);
       try {
         // Not fsynced yet: that waits for commit, so a request's files reach the disk together, once
         // every check has passed, instead of one flush per file while the body streams in.
-        await pipeline(source, hashing, fs.createWriteStream(temp, { fd: handle }));
+        await pipeline(source, writer);
       } catch (error) {
+        await handle.close().catch(() => undefined);
         await fs.promises.rm(temp, { force: true });
         throw error;
       }
-      const { sha256, bytes } = hashing.result();
+      const { sha256, bytes } = writer.result();
       return stagedObject(sha256, bytes, {
         publish: () => publish(temp, sha256, bytes),
         drop: () => fs.promises.rm(temp, { force: true }),
@@ -170,5 +172,46 @@ async function fsyncParents(dir: string, createdTop: string): Promise<void> {
   for (let current = dir; ; current = path.dirname(current)) {
     await fsyncPath(path.dirname(current));
     if (current === createdTop || current === path.dirname(current)) return;
+  }
+}
+
+/**
+ * Hashes and writes in one stream (one hop less per chunk than a hashing transform piped into a file
+ * stream): chunks that arrive while a write is under way go to the disk together, in one writev.
+ * Closes the file once everything is written.
+ */
+function hashingFileWriter(
+  handle: fs.promises.FileHandle,
+): Writable & { result(): { sha256: string; bytes: number } } {
+  const hash = crypto.createHash('sha256');
+  let bytes = 0;
+  const writer = new Writable({
+    highWaterMark: 256 * 1024,
+    writev(chunks, done) {
+      const buffers = chunks.map(({ chunk }) => chunk as Buffer);
+      for (const buffer of buffers) {
+        hash.update(buffer);
+        bytes += buffer.length;
+      }
+      writeAll(handle, buffers).then(() => done(), done);
+    },
+    final(done) {
+      handle.close().then(() => done(), done);
+    },
+  });
+  return Object.assign(writer, { result: () => ({ sha256: hash.digest('hex'), bytes }) });
+}
+
+/** writev until every byte is written (a write may be partial, like write(2)). */
+async function writeAll(handle: fs.promises.FileHandle, buffers: Buffer[]): Promise<void> {
+  let pending = buffers;
+  while (pending.length > 0) {
+    let { bytesWritten } = await handle.writev(pending);
+    while (pending.length > 0 && bytesWritten >= pending[0]!.length) {
+      bytesWritten -= pending[0]!.length;
+      pending = pending.slice(1);
+    }
+    if (pending.length > 0 && bytesWritten > 0)
+      pending = [pending[0]!.subarray(bytesWritten), ...pending.slice(1)];
   }
 }
