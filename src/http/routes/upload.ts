@@ -22,6 +22,8 @@ declare module 'fastify' {
   }
 }
 
+const FILE_PART_BUFFER_BYTES = 1024 * 1024;
+
 const UploadResponse = Type.Object(
   {
     status: Type.String({ description: '`success`, or `error`.' }),
@@ -35,6 +37,9 @@ const UploadResponse = Type.Object(
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   await app.register(multipart, {
     throwFileSizeLimit: true,
+    // A file part buffers up to this much before the parser waits for it to drain: fewer pauses of the
+    // request stream while a file moves to storage (one file is read at a time).
+    fileHwm: FILE_PART_BUFFER_BYTES,
     limits: {
       // Backstops only: the media guard enforces the real, per-kind limits while streaming.
       fileSize: LIMITS.fileVideoMaxBytes + 1,
