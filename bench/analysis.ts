@@ -10,7 +10,6 @@
 // Missed targets are reported, not failed; the exit status is non-zero only on errors.
 //
 //   npm run bench:analysis     (BENCH_IMAGES=48 for longer pool runs; BENCH_CPU_PROF=<dir> profiles the service)
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +21,7 @@ import { Client } from 'undici';
 import type { MediaAnalysis } from '../src/ports/analysis-pool.js';
 import type * as PoolModule from '../src/workers/analysis-pool.js';
 import { photo } from '../test/helpers/media.js';
-import { freePort } from '../test/helpers/process.js';
+import { cpuTicks, startBenchProcess, stopAll, type BenchProcess } from './lib/process.js';
 
 const POOL_IMAGES = Number(process.env.BENCH_IMAGES ?? 24);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -188,65 +187,17 @@ async function measurePool(
 // ---------------------------------------------------------------------------------------------------
 // The service as a child process
 
-interface Server {
-  url: string;
-  pid: number;
-  output: () => string;
-  logTail: (lines?: number) => string;
-  stop(): Promise<void>;
-}
-
-const running = new Set<Server>();
-
-async function startService(env: Record<string, string>, logFile: string): Promise<Server> {
-  const port = await freePort();
-  const profile = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, 'dist/src/main.js', 'serve'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logStream = fs.createWriteStream(logFile);
-  child.stdout?.pipe(logStream, { end: false });
-  child.stderr?.pipe(logStream, { end: false });
-  let output = '';
-  const collect = (chunk: Buffer) => (output += chunk.toString());
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const server: Server = {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    output: () => output,
-    logTail: (lines = 30) => fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n'),
-    async stop() {
-      running.delete(server);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-      await new Promise((resolve) => logStream.end(resolve));
-    },
-  };
-  running.add(server);
-  for (let i = 0; i < 300 && !output.includes('walkaround started'); i++) {
-    if (child.exitCode !== null) break;
-    await sleep(100);
-  }
-  child.stdout?.off('data', collect);
-  child.stderr?.off('data', collect);
-  if (!output.includes('walkaround started')) {
-    await server.stop();
-    throw new Error(`walkaround serve did not start:\n${output}`);
-  }
-  const text = output;
-  server.output = () => text;
-  return server;
-}
-
-/** CPU time (user + system, all threads) the process has used, in clock ticks (1/100 s on Linux). */
-function cpuTicks(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
+/** The built service, with the CPU profiler when asked for. */
+const startService = (env: Record<string, string>, logFile: string) =>
+  startBenchProcess(
+    [
+      ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : []),
+      'dist/src/main.js',
+      'serve',
+    ],
+    env,
+    logFile,
+  );
 
 /**
  * The scheduler's account of a process's main thread (/proc/<pid>/task/<pid>/schedstat): time on a CPU
@@ -396,7 +347,7 @@ interface ProbeFigures {
   mainThread: { cpuMs: number; waitMs: number } | undefined;
 }
 
-async function probeWhile(service: Server, work: () => Promise<unknown>): Promise<ProbeFigures> {
+async function probeWhile(service: BenchProcess, work: () => Promise<unknown>): Promise<ProbeFigures> {
   const baseUrl = service.url;
   await eventLoopLag(baseUrl); // resets the service's histogram
   const ticks = cpuTicks(service.pid);
@@ -580,6 +531,6 @@ try {
   print(`load average (1 min) at start ${loadAtStart.toFixed(2)}, at end ${os.loadavg()[0]!.toFixed(2)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
-  for (const server of running) await server.stop();
+  await stopAll();
   fs.rmSync(scratch, { recursive: true, force: true });
 }

@@ -3,51 +3,16 @@
 // 60% of the baseline's requests/s on SQLite.
 //
 //   npm run bench:authenticate            (BENCH_SECONDS=20 for longer runs; BENCH_DATABASE=postgres)
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createPostgresDatabase } from '../test/helpers/postgres.js';
-import { freePort } from '../test/helpers/process.js';
+import { startBenchProcess, stopAll } from './lib/process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const database = process.env.BENCH_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
-
-interface Server {
-  url: string;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
-async function start(args: string[], env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, args, {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200 && !output.includes('walkaround started'); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (!output.includes('walkaround started')) throw new Error(`server did not start:\n${output}`);
-  // Request logs go on being written; drop them so the pipe never fills.
-  child.stdout?.removeAllListeners('data');
-  child.stdout?.resume();
-  const text = output;
-  return {
-    url,
-    output: () => text,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 async function load(url: string, body: string, seconds: number) {
   const result = await autocannon({
@@ -75,7 +40,11 @@ const postgres = database === 'postgres' ? await createPostgresDatabase() : unde
 const env = { DATA_DIR: dataDir, ...(postgres && { DATABASE_URL: postgres.url }) };
 
 try {
-  const service = await start(['dist/src/main.js', 'serve'], env);
+  const service = await startBenchProcess(
+    ['dist/src/main.js', 'serve'],
+    env,
+    path.join(dataDir, 'service.log'),
+  );
   const key = /API key:\s+(wk_live_\S+)/.exec(service.output())?.[1];
   if (!key) throw new Error('no demo key printed');
   const body = JSON.stringify({ key });
@@ -83,7 +52,11 @@ try {
   const ours = await load(service.url, body, SECONDS);
   await service.stop();
 
-  const bare = await start(['--import', 'tsx', 'bench/bare-signer.ts'], {});
+  const bare = await startBenchProcess(
+    ['--import', 'tsx', 'bench/bare-signer.ts'],
+    {},
+    path.join(dataDir, 'bare.log'),
+  );
   await load(bare.url, body, 2);
   const baseline = await load(bare.url, body, SECONDS);
   await bare.stop();
@@ -100,6 +73,7 @@ try {
     ].join('\n'),
   );
 } finally {
+  await stopAll();
   await postgres?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

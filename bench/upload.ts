@@ -8,7 +8,7 @@
 // reported, not failed; the exit status is non-zero only on errors.
 //
 //   npm run bench:upload            (BENCH_RUNS=9 for more runs; BENCH_CPU_PROF=<dir> profiles both servers)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,7 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { MB, photo, syntheticStream, type SyntheticKind } from '../test/helpers/media.js';
-import { freePort } from '../test/helpers/process.js';
+import { cpuTicks, runningProcesses, startBenchProcess, type BenchProcess } from './lib/process.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
@@ -37,68 +37,6 @@ const UPLOAD_TIMEOUT_MS = 120_000;
 
 // ---------------------------------------------------------------------------------------------------
 // Child processes
-
-interface Server {
-  url: string;
-  pid: number;
-  /** What the process printed up to 'walkaround started'. */
-  output: () => string;
-  /** The last lines of everything it printed (kept in a log file), for error reports. */
-  logTail: (lines?: number) => string;
-  stop(): Promise<void>;
-}
-
-const running = new Set<Server>();
-
-async function start(args: string[], env: Record<string, string>, logFile: string): Promise<Server> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, args, {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Everything goes to the log file (request logs go on being written; a pipe left unread would fill).
-  const log = fs.createWriteStream(logFile);
-  child.stdout?.pipe(log, { end: false });
-  child.stderr?.pipe(log, { end: false });
-  let output = '';
-  const collect = (chunk: Buffer) => (output += chunk.toString());
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const server: Server = {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    output: () => output,
-    logTail: (lines = 30) => fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n'),
-    async stop() {
-      running.delete(server);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-      await new Promise((resolve) => log.end(resolve));
-    },
-  };
-  running.add(server);
-  for (let i = 0; i < 200 && !output.includes('walkaround started'); i++) {
-    if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.stdout?.off('data', collect);
-  child.stderr?.off('data', collect);
-  if (!output.includes('walkaround started')) {
-    await server.stop();
-    throw new Error(`${args.join(' ')} did not start:\n${output}`);
-  }
-  const text = output;
-  server.output = () => text;
-  return server;
-}
-
-/** CPU time (user + system, all threads) the process has used, in clock ticks (1/100 s on Linux). */
-function cpuTicks(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
-}
 
 const QUIET_WINDOW_MS = 500;
 const QUIET_MAX_TICKS = 2;
@@ -396,8 +334,8 @@ interface MultipartResult {
 }
 
 async function measureMultipart(
-  service: Server,
-  bare: Server,
+  service: BenchProcess,
+  bare: BenchProcess,
   key: string,
   body: MultipartCase,
   sampleRss: boolean,
@@ -423,7 +361,7 @@ async function measureMultipart(
       callback_url: CALLBACK_URL,
     });
     result.bytes = prefix.length + body.fileBytes;
-    const upload = (server: Server, token?: string) =>
+    const upload = (server: BenchProcess, token?: string) =>
       postMultipart(`${server.url}/api/upload`, token, prefix, body).then((answer) =>
         expectSuccess(`${body.name} upload to ${server === service ? 'walkaround' : 'bare server'}`, answer),
       );
@@ -461,7 +399,7 @@ async function measureMultipart(
   return result;
 }
 
-async function measureUrls(service: Server, key: string, media: { url: string }) {
+async function measureUrls(service: BenchProcess, key: string, media: { url: string }) {
   const times: number[] = [];
   for (let run = 0; run <= RUNS; run++) {
     const { session, refresh_token } = await credentials(service.url, key);
@@ -499,14 +437,14 @@ let media: Awaited<ReturnType<typeof startMediaServer>> | undefined;
 // Interrupted: stop the servers and remove the bodies before leaving.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void Promise.all([...running].map((server) => server.stop())).finally(() => {
+    void Promise.all([...runningProcesses].map((server) => server.stop())).finally(() => {
       fs.rmSync(work, { recursive: true, force: true });
       process.exit(130);
     });
   });
 }
 
-let service: Server | undefined;
+let service: BenchProcess | undefined;
 const loadAtStart = os.loadavg()[0]!;
 try {
   const images = await buildMultipart(
@@ -527,14 +465,14 @@ try {
   const profile = (name: string) =>
     CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF, name)] : [];
   const serviceArgs = [...profile('service'), 'dist/src/main.js', 'serve'];
-  service = await start(
+  service = await startBenchProcess(
     serviceArgs,
     { DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORKS: 'true' },
     path.join(work, 'service.log'),
   );
   const key = /API key:\s+(wk_live_\S+)/.exec(service.output())?.[1];
   if (!key) throw new Error('no demo key printed');
-  const bare = await start(
+  const bare = await startBenchProcess(
     [...profile('bare'), '--import', 'tsx', 'bench/bare-ingest.ts'],
     {},
     path.join(work, 'bare.log'),
@@ -651,6 +589,6 @@ try {
   throw error;
 } finally {
   await media?.close();
-  await Promise.all([...running].map((server) => server.stop()));
+  await Promise.all([...runningProcesses].map((server) => server.stop()));
   fs.rmSync(work, { recursive: true, force: true });
 }

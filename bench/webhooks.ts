@@ -18,7 +18,7 @@
 // only on errors.
 //
 //   npm run build && node --import tsx bench/webhooks.ts
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +29,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { photo } from '../test/helpers/media.js';
-import { freePort } from '../test/helpers/process.js';
+import { startBenchProcess, type BenchProcess } from './lib/process.js';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -138,12 +138,6 @@ async function startReceiver(): Promise<Receiver> {
 // ---------------------------------------------------------------------------------------------------
 // The service and its CLI
 
-interface Service {
-  url: string;
-  logTail: (lines?: number) => string;
-  stop(): Promise<void>;
-}
-
 const cli = promisify(execFile);
 
 interface CreatedClient {
@@ -165,39 +159,9 @@ async function createClient(
   return JSON.parse(stdout) as CreatedClient;
 }
 
-async function startService(env: NodeJS.ProcessEnv, logFile: string): Promise<Service> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [MAIN, 'serve', '--role', 'all'], {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logStream = fs.createWriteStream(logFile);
-  child.stdout?.pipe(logStream, { end: false });
-  child.stderr?.pipe(logStream, { end: false });
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  const service: Service = {
-    url,
-    logTail: (lines = 30) => fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n'),
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-      await new Promise((resolve) => logStream.end(resolve));
-    },
-  };
-  // LOG_LEVEL=warn hides the 'walkaround started' line: wait for /healthz instead.
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) break;
-    const ok = await fetch(`${url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return service;
-    await sleep(100);
-  }
-  await service.stop();
-  throw new Error(`walkaround serve did not start:\n${service.logTail()}`);
-}
+/** The built service; LOG_LEVEL=warn hides its 'walkaround started' line, so /healthz says when it is up. */
+const startService = (env: NodeJS.ProcessEnv, logFile: string) =>
+  startBenchProcess([MAIN, 'serve', '--role', 'all'], env, logFile, { ready: 'healthz' });
 
 // ---------------------------------------------------------------------------------------------------
 // The API client
@@ -337,7 +301,7 @@ async function completedFigures(
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-bench-webhooks-'));
 const lines: string[] = [];
 const print = (line = '') => lines.push(line);
-let service: Service | undefined;
+let service: BenchProcess | undefined;
 let receiver: Receiver | undefined;
 
 try {
