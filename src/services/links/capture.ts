@@ -19,7 +19,10 @@ export interface OpenLink {
 }
 
 /** The open link a token stands for; throws 401 (unknown), 410 (expired) or 409 (submitted). */
-export async function linkOfToken(deps: { db: Db; now: () => number }, token: string | undefined) {
+export async function linkOfToken(
+  deps: { db: Db; now: () => number },
+  token: string | undefined,
+): Promise<OpenLink> {
   if (token === undefined || !looksLikeLinkToken(token)) throw new AppError('CAPTURE_LINK_INVALID');
   const link = await deps.db
     .selectFrom('links')
@@ -27,10 +30,6 @@ export async function linkOfToken(deps: { db: Db; now: () => number }, token: st
     .where('token_hash', '=', hashLinkToken(token))
     .executeTakeFirst();
   if (!link) throw new AppError('CAPTURE_LINK_INVALID');
-  return openLinkOf(deps, link);
-}
-
-async function openLinkOf(deps: { db: Db; now: () => number }, link: LinkRow): Promise<OpenLink> {
   if (link.status === 'submitted') throw new AppError('CAPTURE_LINK_SUBMITTED');
   if (link.status === 'expired' || link.expires_at <= deps.now()) throw new AppError('CAPTURE_LINK_EXPIRED');
   const persona = await deps.db
