@@ -22,6 +22,7 @@ import type { MediaAnalysis } from '../src/ports/analysis-pool.js';
 import type * as PoolModule from '../src/workers/analysis-pool.js';
 import { photo } from '../test/helpers/media.js';
 import { cpuTicks, startBenchProcess, stopAll, type BenchProcess } from './lib/process.js';
+import { uploadFiles, type Uploaded } from './lib/upload-client.js';
 
 const POOL_IMAGES = Number(process.env.BENCH_IMAGES ?? 24);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -238,36 +239,14 @@ async function settle(pid: number): Promise<void> {
 // ---------------------------------------------------------------------------------------------------
 // The client: credentials, one multipart upload of several images, polling for the result
 
-interface Uploaded {
-  session: string;
-  /** Date.now() when the 200 arrived. */
-  answeredAt: number;
-}
-
 async function uploadInspection(baseUrl: string, key: string, files: string[]): Promise<Uploaded> {
-  const auth = await fetch(`${baseUrl}/api/authenticate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key }),
-  });
-  if (!auth.ok) throw new Error(`authenticate: ${auth.status} ${await auth.text()}`);
-  const credentials = (await auth.json()) as { session: string; refresh_token: string };
-  const form = new FormData();
-  form.append('type', 'file');
-  form.append('session', credentials.session);
-  form.append('case_id', 'bench-analysis');
-  form.append('callback_url', CALLBACK_URL);
-  for (const file of files)
-    form.append('files', await fs.openAsBlob(file, { type: 'image/jpeg' }), path.basename(file));
-  const res = await fetch(`${baseUrl}/api/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${credentials.refresh_token}` },
-    body: form,
-  });
-  const answeredAt = Date.now();
-  const body = await res.text();
-  if (res.status !== 200) throw new Error(`upload: HTTP ${res.status} ${body.slice(0, 500)}`);
-  return { session: credentials.session, answeredAt };
+  const parts = await Promise.all(
+    files.map(async (file) => ({
+      name: path.basename(file),
+      content: await fs.openAsBlob(file, { type: 'image/jpeg' }),
+    })),
+  );
+  return uploadFiles(baseUrl, key, { case_id: 'bench-analysis', callback_url: CALLBACK_URL }, parts);
 }
 
 interface Completion {

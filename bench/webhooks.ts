@@ -30,6 +30,7 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { photo } from '../test/helpers/media.js';
 import { startBenchProcess, type BenchProcess } from './lib/process.js';
+import { uploadFiles, type Uploaded } from './lib/upload-client.js';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -166,35 +167,10 @@ const startService = (env: NodeJS.ProcessEnv, logFile: string) =>
 // ---------------------------------------------------------------------------------------------------
 // The API client
 
-interface Uploaded {
-  session: string;
-  /** Date.now() when the upload's 200 arrived. */
-  answeredAt: number;
-}
-
-async function upload(baseUrl: string, key: string, caseId: string): Promise<Uploaded> {
-  const auth = await fetch(`${baseUrl}/api/authenticate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key }),
-  });
-  if (!auth.ok) throw new Error(`authenticate: ${auth.status} ${await auth.text()}`);
-  const credentials = (await auth.json()) as { session: string; refresh_token: string };
-  const form = new FormData();
-  form.append('type', 'file');
-  form.append('session', credentials.session);
-  form.append('case_id', caseId);
-  form.append('files', new Blob([IMAGE], { type: 'image/jpeg' }), 'home.jpg');
-  const res = await fetch(`${baseUrl}/api/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${credentials.refresh_token}` },
-    body: form,
-  });
-  const answeredAt = Date.now();
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`upload: HTTP ${res.status} ${text.slice(0, 500)}`);
-  return { session: credentials.session, answeredAt };
-}
+const upload = (baseUrl: string, key: string, caseId: string): Promise<Uploaded> =>
+  uploadFiles(baseUrl, key, { case_id: caseId }, [
+    { name: 'home.jpg', content: new Blob([IMAGE], { type: 'image/jpeg' }) },
+  ]);
 
 async function getJson<T>(baseUrl: string, key: string, route: string): Promise<T> {
   const res = await fetch(`${baseUrl}${route}`, { headers: { 'x-api-key': key } });
