@@ -1,12 +1,14 @@
 // Composition root: the one place that picks adapters from the configuration.
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
-import { createSecretBox, loadMasterKey, type SecretBox } from './adapters/crypto/secret-box.js';
+import { createSecretBox, loadMasterKey } from './adapters/crypto/secret-box.js';
+import type { SecretBox } from './ports/secret-box.js';
 import { migrate, openDatabase, type Database } from './adapters/db/connect.js';
-import type { Db } from './adapters/db/schema.js';
+import type { Db } from './ports/database.js';
 import { createAttemptLimiter } from './adapters/rate-limit/attempt-limiter.js';
 import path from 'node:path';
-import { createSafeFetch, settingsGuard, type SafeFetch } from './adapters/fetch/safe-fetch.js';
+import { createSafeFetch, settingsGuard } from './adapters/fetch/safe-fetch.js';
+import type { SafeFetch } from './ports/outbound-fetch.js';
 import { createNotifier } from './adapters/notify/notifier.js';
 import { createJsonSms } from './adapters/notify/sms-json.js';
 import { createTwilioSms } from './adapters/notify/sms-twilio.js';
@@ -21,9 +23,9 @@ import type { JobQueue } from './ports/job-queue.js';
 import type { MediaStorage } from './ports/media-storage.js';
 import type { Notifier } from './ports/notifier.js';
 import type { UploadQuota } from './ports/upload-quota.js';
-import { analysisAvailability } from './services/workers.js';
+import { analysisAvailability } from './services/worker-heartbeat.js';
 import { createLogger, type Logger } from './logger.js';
-import type { TokenSettings } from './services/credentials.js';
+import type { TokenSettings } from './services/session-tokens.js';
 import { createKeyRing, ensureSigningKey, type KeyRing } from './services/signing-keys.js';
 
 export interface Deps {

@@ -9,7 +9,7 @@ import {
   updateClient,
   type ClientSettings,
 } from '../services/clients.js';
-import type { ClientRow } from '../adapters/db/schema.js';
+import type { ClientRow } from '../ports/database.js';
 import { print, table, when, withStorage } from './context.js';
 import { durationSeconds, positiveInteger } from './options.js';
 

@@ -1,6 +1,6 @@
 // walkaround outbox list [--client <id>] [--status <status>] [--limit <n>] [--json] | send <id>
 import { Command } from 'commander';
-import type { OutboxStatus } from '../adapters/db/schema.js';
+import type { OutboxStatus } from '../ports/database.js';
 import { createQueue } from '../deps.js';
 import { releaseHeldMessage } from '../services/outbox/release-held.js';
 import { listOutbox, OUTBOX_STATUSES, type OutboxView } from '../services/outbox/list-outbox.js';

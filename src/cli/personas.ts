@@ -1,7 +1,7 @@
 // walkaround personas create|list (D9)
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { PersonaRow } from '../adapters/db/schema.js';
+import type { PersonaRow } from '../ports/database.js';
 import { SUPPORTED_LANGUAGES, type Branding, type CaptureStep } from '../domain/personas.js';
 import {
   createPersona,

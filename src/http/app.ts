@@ -13,7 +13,7 @@ import { deliveryRoutes } from './routes/deliveries.js';
 import { healthRoutes } from './routes/health.js';
 import { inspectionRoutes } from './routes/inspections.js';
 import { personaRoutes } from './routes/personas.js';
-import { schemaRoutes } from './routes/schemas.js';
+import { schemaRoutes } from './routes/result-schema.js';
 import { superappTokenRoutes } from './routes/superapp-token.js';
 import { uploadRoutes } from './routes/upload.js';
 

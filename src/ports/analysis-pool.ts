@@ -1,6 +1,14 @@
 // Where the CPU-heavy analysis runs: off the event loop that serves HTTP (worker threads), with
 // bounded concurrency. The pool holds the analyzers and their models, loaded once per thread.
-import type { AnalyzerRun } from '../services/analysis/run-analyzers.js';
+
+/** One analyzer's run on one media item, as the result lists it. */
+export interface AnalyzerRun {
+  name: string;
+  version: string;
+  status: 'ok' | 'error' | 'timeout';
+  ms: number;
+  error?: string;
+}
 
 export interface MediaTask {
   /** Local file with the media's bytes. */

@@ -1,7 +1,7 @@
 // Background jobs. A job is enqueued in the same database transaction as the state it follows, so it
 // exists exactly when that state is committed; a runner claims due jobs, runs their task, and retries a
 // failure on a capped backoff until its attempts are used up, then keeps it as failed with its error.
-import type { Db } from '../adapters/db/schema.js';
+import type { Db } from './database.js';
 
 export interface NewJob {
   /** Name of the task that runs it, for example `analyse-inspection`. */

@@ -1,7 +1,7 @@
 // API keys: random, shown once, stored as a SHA-256 hash with a visible prefix (D3).
 import crypto from 'node:crypto';
-import { API_KEY_PREFIX, looksLikeApiKey, visiblePrefix } from '../domain/credentials.js';
-import type { ApiKeyRow, ClientRow, Db } from '../adapters/db/schema.js';
+import { API_KEY_PREFIX, looksLikeApiKey, visiblePrefix } from '../domain/secret-formats.js';
+import type { ApiKeyRow, ClientRow, Db } from '../ports/database.js';
 
 const sha256 = (text: string): Buffer => crypto.createHash('sha256').update(text).digest();
 

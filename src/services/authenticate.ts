@@ -1,9 +1,9 @@
 // POST /api/authenticate (spec 4.1, 5, 7.2; D3): an API key buys a session and its two JWTs.
-import type { Db } from '../adapters/db/schema.js';
+import type { Db } from '../ports/database.js';
 import { AppError } from '../domain/errors.js';
 import type { AttemptLimiter } from '../ports/attempt-limiter.js';
 import { findKeyOwner, touchApiKey } from './api-keys.js';
-import { issueCredentials, type Credentials, type TokenSettings } from './credentials.js';
+import { issueCredentials, type Credentials, type TokenSettings } from './session-tokens.js';
 import type { KeyRing } from './signing-keys.js';
 
 interface Deps {

@@ -1,7 +1,7 @@
 // First start on an empty database: a demo client (with a photo persona), created exactly once even when several processes
 // start together (the app_state row is the lock: only the transaction that inserts it creates the client).
-import type { Db } from '../adapters/db/schema.js';
-import type { SecretBox } from '../adapters/crypto/secret-box.js';
+import type { Db } from '../ports/database.js';
+import type { SecretBox } from '../ports/secret-box.js';
 import { createClient, type CreatedClient } from './clients.js';
 import { createPersona } from './personas.js';
 

@@ -1,11 +1,10 @@
 // Operator use cases on clients: create, update, list, revoke and rotate keys.
 import crypto from 'node:crypto';
-import type { SecretBox } from '../adapters/crypto/secret-box.js';
-import type { ClientRow, Db } from '../adapters/db/schema.js';
-import { WEBHOOK_SECRET_PREFIX } from '../domain/credentials.js';
+import type { SecretBox } from '../ports/secret-box.js';
+import { type ClientRow, type Db, inTransaction } from '../ports/database.js';
+import { WEBHOOK_SECRET_PREFIX } from '../domain/secret-formats.js';
 import { isTimeZone, parseServiceWindow } from '../domain/service-window.js';
 import { EVENT_TYPES, isEventType } from '../domain/webhooks.js';
-import { inTransaction } from '../adapters/db/transaction.js';
 import { issueApiKey } from './api-keys.js';
 
 export const CLIENT_DEFAULTS = {

@@ -1,5 +1,5 @@
 // Reading inspections back (D5): a client sees its own inspections only.
-import type { Db, InspectionRow, MediaRow } from '../adapters/db/schema.js';
+import type { Db, InspectionRow, MediaRow } from '../ports/database.js';
 import { findKeyOwner } from './api-keys.js';
 
 export interface InspectionView {

@@ -2,7 +2,7 @@
 // with scrypt (Node's built-in, memory-hard KDF) and a per-user salt.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Db, PortalUserRow } from '../adapters/db/schema.js';
+import type { Db, PortalUserRow } from '../ports/database.js';
 
 const scrypt = promisify(crypto.scrypt) as (
   password: string,

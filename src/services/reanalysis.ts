@@ -1,7 +1,6 @@
 // Re-analysis (issue: after a model is configured, for example): the inspection is queued again and its
 // next result gets the next version number.
-import type { Db } from '../adapters/db/schema.js';
-import { inTransaction } from '../adapters/db/transaction.js';
+import { type Db, inTransaction } from '../ports/database.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { ANALYSE_TASK } from './record-inspection.js';
 

@@ -2,7 +2,7 @@
 // in the caller's transaction. The API upload and the link's submit both come through here, so an
 // inspection from a link goes through exactly the same pipeline, webhook and result as an upload.
 import crypto from 'node:crypto';
-import type { ClientRow, Db, InspectionsTable } from '../adapters/db/schema.js';
+import type { ClientRow, Db, InspectionsTable } from '../ports/database.js';
 import type { MediaKind } from '../domain/limits.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { emitEvent } from './webhooks/events.js';

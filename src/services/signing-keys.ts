@@ -3,8 +3,8 @@
 // verifying until every token they signed has expired, so no issued token is invalidated.
 import crypto from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import type { SecretBox } from '../adapters/crypto/secret-box.js';
-import type { Db } from '../adapters/db/schema.js';
+import type { SecretBox } from '../ports/secret-box.js';
+import type { Db } from '../ports/database.js';
 
 export const SIGNING_ALG = 'EdDSA';
 

@@ -1,6 +1,6 @@
 // Content-addressed media objects are shared: an upload and a link capture with the same bytes point to
 // one object. An object is only deleted once no inspection media and no captured media refer to it.
-import type { Db } from '../adapters/db/schema.js';
+import type { Db } from '../ports/database.js';
 import type { MediaStorage, StoredObject } from '../ports/media-storage.js';
 
 export async function deleteIfUnreferenced(

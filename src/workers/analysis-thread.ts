@@ -15,8 +15,14 @@ import { createSafeFetch } from '../adapters/fetch/safe-fetch.js';
 import { createKserveDamageModel } from '../adapters/model/kserve-v2.js';
 import { createOnnxDamageModel } from '../adapters/model/onnx.js';
 import type { DamageModel } from '../ports/damage-model.js';
-import type { ImageAnalysis, MediaAnalysis, MediaTask, VideoAnalysis } from '../ports/analysis-pool.js';
-import { runImageAnalyzers, type AnalyzerRun } from '../services/analysis/run-analyzers.js';
+import type {
+  AnalyzerRun,
+  ImageAnalysis,
+  MediaAnalysis,
+  MediaTask,
+  VideoAnalysis,
+} from '../ports/analysis-pool.js';
+import { runImageAnalyzers } from '../services/analysis/run-analyzers.js';
 import type { ThreadSettings } from './analysis-pool.js';
 import type { PairPart } from '../domain/result/video-pair-parts.js';
 

@@ -6,7 +6,7 @@ import type { AnalysisPool } from '../ports/analysis-pool.js';
 import { analyseInspection, markFailed } from '../services/analysis/analyse-inspection.js';
 import { ANALYSE_TASK } from '../services/record-inspection.js';
 import { EXPIRE_LINK_TASK, expireLink } from '../services/links/expire-link.js';
-import { startHeartbeat } from '../services/workers.js';
+import { startHeartbeat } from '../services/worker-heartbeat.js';
 import { deliverMessage, type DeliveryJob } from '../services/webhooks/deliver.js';
 import { DELIVER_TASK } from '../services/webhooks/events.js';
 import { SEND_MESSAGE_TASK } from '../services/outbox/queue-messages.js';

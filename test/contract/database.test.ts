@@ -12,7 +12,7 @@ import {
   rotateKey,
   updateClient,
 } from '../../src/services/clients.js';
-import { spendCredential } from '../../src/services/credentials.js';
+import { spendCredential } from '../../src/services/session-tokens.js';
 import { createPersona, listPersonas, PersonaInputError } from '../../src/services/personas.js';
 import { createPortalUser, UserInputError, verifyPassword } from '../../src/services/portal-users.js';
 import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';

@@ -3,8 +3,7 @@
 // when they fail, held when no provider is configured, refused towards private addresses.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxMessageRow } from '../../src/adapters/db/schema.js';
-import { inTransaction } from '../../src/adapters/db/transaction.js';
+import { inTransaction, type OutboxMessageRow } from '../../src/ports/database.js';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import { createPersona } from '../../src/services/personas.js';
 import { queueLinkMessages, type LinkMessageInput } from '../../src/services/outbox/queue-messages.js';

@@ -4,7 +4,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../../src/deps.js';
 import { buildApp } from '../../src/http/app.js';
-import { startHeartbeat } from '../../src/services/workers.js';
+import { startHeartbeat } from '../../src/services/worker-heartbeat.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { photo } from '../helpers/media.js';
 import { startS3Server } from '../helpers/s3.js';

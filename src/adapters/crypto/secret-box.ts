@@ -3,12 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-
-export interface SecretBox {
-  seal(plaintext: string): string;
-  /** Throws when the text was sealed under another key or altered. */
-  open(sealed: string): string;
-}
+import type { SecretBox } from '../../ports/secret-box.js';
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new Error('The master key must be 32 bytes');

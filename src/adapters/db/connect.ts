@@ -6,7 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../../config.js';
 import { migrationProvider } from './migrations/index.js';
-import type { Db } from './schema.js';
+import type { Db } from '../../ports/database.js';
 
 export type Dialect = DatabaseTarget['kind'];
 

@@ -6,10 +6,9 @@ import {
   createGuardedFetch,
   createSafeFetch,
   isPrivateAddress,
-  OutboundError,
-  readLimitedText,
   type AddressGuard,
 } from './safe-fetch.js';
+import { OutboundError, readLimitedText } from '../../ports/outbound-fetch.js';
 
 interface Hit {
   method: string;

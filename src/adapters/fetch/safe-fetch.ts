@@ -5,46 +5,16 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import { Agent, type Dispatcher } from 'undici';
 import type { OutboundSettings } from '../../config.js';
-
-export type OutboundReason =
-  'scheme' | 'private_address' | 'dns' | 'connect' | 'timeout' | 'too_many_redirects' | 'http';
-
-export class OutboundError extends Error {
-  override name = 'OutboundError';
-  constructor(
-    readonly reason: OutboundReason,
-    /** The URL of the hop that failed, without credentials. */
-    readonly url: string,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
-
-export interface SafeFetchInit {
-  method?: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-  signal?: AbortSignal;
-  /** Total time for headers and body of this request; overrides `settings.timeoutMs`. */
-  timeoutMs?: number;
-}
-
-export interface SafeResponse {
-  status: number;
-  /** Final URL, after redirects. */
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body as it arrives; it errors with OutboundError 'timeout' when the total timeout fires. */
-  body: Readable;
-}
-
-export type SafeFetch = (url: string, init?: SafeFetchInit) => Promise<SafeResponse>;
+import {
+  OutboundError,
+  type OutboundReason,
+  type SafeFetch,
+  type SafeFetchInit,
+  type SafeResponse,
+} from '../../ports/outbound-fetch.js';
 
 /** Where requests may go: the policy on every resolved address, and the resolver producing them. */
 export interface AddressGuard {
@@ -93,20 +63,6 @@ export function checkTarget(input: string, isAllowed: (address: string) => boole
   if (net.isIP(literal) && !isAllowed(literal))
     throw new OutboundError('private_address', redact(url), `Refused ${url.hostname}: private address`);
   return url;
-}
-
-/** Reads at most `maxBytes` of a small body (webhook reply excerpts) as UTF-8, then lets the rest go. */
-export async function readLimitedText(body: Readable, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Readable's iterator is typed `any`; undici and node streams yield Buffers (or strings if encoded).
-  for await (const chunk of body as AsyncIterable<Buffer | string>) {
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-    chunks.push(bytes.subarray(0, maxBytes - size));
-    size += Math.min(bytes.length, maxBytes - size);
-    if (size >= maxBytes) break; // leaving the loop destroys the stream, so the rest is never read
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Production entry point: the guard follows `settings.allowPrivateNetworks` and real DNS. */

@@ -19,7 +19,7 @@ import {
   type DamageModelDescription,
   type RawDetection,
 } from '../../ports/damage-model.js';
-import type { SafeFetch, SafeFetchInit } from '../fetch/safe-fetch.js';
+import type { SafeFetch, SafeFetchInit } from '../../ports/outbound-fetch.js';
 import { cleanLabels, decodeYolo, DEFAULT_INPUT_SIZE, letterbox, type InputSize } from './yolo.js';
 
 type KserveSettings = Pick<Extract<DamageModelSettings, { kind: 'kserve' }>, 'url' | 'model'>;

@@ -1,6 +1,6 @@
 // What the HTTP providers (SMS) share: one POST through safe-fetch, the answer read and judged, and a
 // failure turned into a NotifyError whose message is safe to log.
-import { OutboundError, readLimitedText, type SafeFetch } from '../fetch/safe-fetch.js';
+import { OutboundError, readLimitedText, type SafeFetch } from '../../ports/outbound-fetch.js';
 import { NotifyError } from '../../ports/notifier.js';
 
 /** A provider that has not answered within this time has failed this attempt. */

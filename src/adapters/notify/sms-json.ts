@@ -1,7 +1,7 @@
 // SMS through a generic JSON webhook (a gateway of one's own, a provider's simple API): POST `SMS_URL`
 // with `{to, from, body}`, `Authorization: Bearer <SMS_AUTH_TOKEN>` when set; the id is the answer's `id`.
 import type { SmsSettings } from '../../config.js';
-import type { SafeFetch } from '../fetch/safe-fetch.js';
+import type { SafeFetch } from '../../ports/outbound-fetch.js';
 import type { SmsSender } from './notifier.js';
 import { idField, postToProvider } from './provider-request.js';
 

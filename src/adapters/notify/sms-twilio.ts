@@ -1,7 +1,7 @@
 // SMS through the Twilio Messages API, or any service that speaks it: a form-encoded POST to
 // `{SMS_URL}/2010-04-01/Accounts/{sid}/Messages.json` with HTTP basic auth; the message id is `sid`.
 import type { SmsSettings } from '../../config.js';
-import type { SafeFetch } from '../fetch/safe-fetch.js';
+import type { SafeFetch } from '../../ports/outbound-fetch.js';
 import type { SmsSender } from './notifier.js';
 import { idField, postToProvider } from './provider-request.js';
 

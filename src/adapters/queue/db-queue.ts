@@ -4,7 +4,7 @@
 // claimed again, so a killed worker loses no job.
 import crypto from 'node:crypto';
 import type { Dialect } from '../db/connect.js';
-import type { Db, JobRow } from '../db/schema.js';
+import type { Db, JobRow } from '../../ports/database.js';
 import type { JobQueue, JobState, NewJob, QueueRunner, TaskHandler } from '../../ports/job-queue.js';
 import { retryDelayMs } from '../../domain/retry.js';
 

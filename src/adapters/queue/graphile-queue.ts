@@ -15,7 +15,7 @@ import {
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { JobQueue, JobState, NewJob, QueueRunner, TaskHandler } from '../../ports/job-queue.js';
-import type { Db } from '../db/schema.js';
+import type { Db } from '../../ports/database.js';
 
 const DEFAULT_MAX_ATTEMPTS = 10;
 

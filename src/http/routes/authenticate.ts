@@ -2,9 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../domain/errors.js';
 import { authenticate } from '../../services/authenticate.js';
-import { renewCredentials } from '../../services/credentials.js';
+import { renewCredentials } from '../../services/session-tokens.js';
 import type { Deps } from '../../deps.js';
-import { AuthenticateBody, AuthError, Credentials } from '../schemas.js';
+import { AuthenticateBody, AuthError, Credentials } from '../schemas/auth.js';
 
 const OTHER_METHODS = ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 const errorResponses = { 400: AuthError, 401: AuthError, 405: AuthError, 429: AuthError };

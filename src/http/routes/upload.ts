@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/limits.js';
-import { verifyToken, type TokenClaims } from '../../services/credentials.js';
+import { verifyToken, type TokenClaims } from '../../services/session-tokens.js';
 import { UploadAttempt } from '../../services/upload/attempt.js';
 import { checkFields, UrlsUploadBody } from '../../services/upload/fields.js';
 import { readFileParts, type UploadPart } from '../../services/upload/file-media.js';

@@ -1,9 +1,9 @@
 // Assembles the published result (D5) from the analysed media, reuse matches and pair comparisons.
-import type { InspectionRow, MediaRow } from '../../adapters/db/schema.js';
+import type { InspectionRow, MediaRow } from '../../ports/database.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { PairPart } from '../../domain/result/video-pair-parts.js';
 import type { MediaAnalysis } from '../../ports/analysis-pool.js';
-import type { AnalyzerRun } from './run-analyzers.js';
+import type { AnalyzerRun } from '../../ports/analysis-pool.js';
 import type { ReuseMatch } from './reuse.js';
 
 export interface AnalysedMedia {

@@ -1,7 +1,6 @@
 // Reused photos (D5): an image whose perceptual hash is near one of the same client's earlier
 // inspections, or of another image of the same upload, is flagged with the match and its distance.
-import type { Db } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
+import { type Db, inTransaction } from '../../ports/database.js';
 
 export interface Fingerprinted {
   mediaId: string;

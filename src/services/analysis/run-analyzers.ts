@@ -1,14 +1,7 @@
 // Runs every image analyzer on one prepared image, each under its own timeout. One analyzer failing
 // (or timing out) never loses the others' work: its error is recorded beside their parts.
 import type { AnalysisContext, ImageAnalyzer, PreparedImage } from '../../analyzers/analyzer.js';
-
-export interface AnalyzerRun {
-  name: string;
-  version: string;
-  status: 'ok' | 'error' | 'timeout';
-  ms: number;
-  error?: string;
-}
+import type { AnalyzerRun } from '../../ports/analysis-pool.js';
 
 export interface ImageAnalysisParts {
   parts: Record<string, unknown>;

@@ -1,8 +1,13 @@
 // The capture API behind a link (D8), authorised by the link token alone: who the token opens, the
 // flow the capture app shows, and the submit that turns the captured media into an inspection through
 // the same pipeline as an API upload.
-import type { Db, LinkMediaRow, LinkRow, PersonaRow } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
+import {
+  type Db,
+  inTransaction,
+  type LinkMediaRow,
+  type LinkRow,
+  type PersonaRow,
+} from '../../ports/database.js';
 import { AppError } from '../../domain/errors.js';
 import type { Branding, CaptureStep } from '../../domain/personas.js';
 import { recordInspection, type RecordDeps } from '../record-inspection.js';

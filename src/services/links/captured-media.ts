@@ -4,8 +4,7 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Db, LinkMediaRow } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
+import { type Db, inTransaction, type LinkMediaRow } from '../../ports/database.js';
 import { AppError } from '../../domain/errors.js';
 import { LIMITS, type MediaKind } from '../../domain/limits.js';
 import type { MediaStorage } from '../../ports/media-storage.js';

@@ -2,8 +2,7 @@
 // link, its expiry job and its messages (SMS, e-mail) in one transaction; the worker sends the messages
 // after the response.
 import crypto from 'node:crypto';
-import type { Db, LinkRow } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
+import { type Db, inTransaction, type LinkRow } from '../../ports/database.js';
 import { AppError } from '../../domain/errors.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { Notifier } from '../../ports/notifier.js';

@@ -2,8 +2,7 @@
 // compare `expires_at` themselves, so a late job never keeps a link usable; the job makes the state
 // and the event visible and drops what was captured, which no inspection will ever use. Idempotent: a
 // link submitted or expired already is left alone.
-import type { Db } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
+import { type Db, inTransaction } from '../../ports/database.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
 import { deleteIfUnreferenced } from '../stored-objects.js';
 import type { EmitDeps } from '../webhooks/events.js';

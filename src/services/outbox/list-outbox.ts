@@ -1,6 +1,6 @@
 // The outbox as operators and the portal see it: link messages, newest first, with their state. The
 // body holds the link itself, so a held message can be passed on by hand.
-import type { Db, OutboxMessageRow, OutboxStatus } from '../../adapters/db/schema.js';
+import type { Db, OutboxMessageRow, OutboxStatus } from '../../ports/database.js';
 
 export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sent', 'failed', 'held'];
 

@@ -2,7 +2,7 @@
 // exist exactly when the link does. A channel with a provider gets a send job; one without stays held
 // in the outbox, for the portal and `walkaround outbox list`.
 import crypto from 'node:crypto';
-import type { Db } from '../../adapters/db/schema.js';
+import type { Db } from '../../ports/database.js';
 import { renderLinkEmail, renderLinkSms } from '../../domain/messages.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { Channel, Notifier } from '../../ports/notifier.js';

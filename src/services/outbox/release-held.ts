@@ -1,8 +1,7 @@
 // Held messages (written while no provider was configured for their channel) are sent once an operator
 // releases them, after configuring the provider: the message becomes pending and gets its send job, in
 // one transaction. Only held messages still hold their link; sent and failed ones are redacted.
-import type { Db } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
+import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import { SEND_MESSAGE_TASK, sendJobKey } from './queue-messages.js';
 

@@ -2,8 +2,7 @@
 // way webhook deliveries follow theirs: a failed attempt is recorded and the next one is enqueued as
 // its own job with its own key, in one transaction. Each job carries its attempt number, so a job run
 // twice after its attempt was recorded does nothing; a worker dying mid-send sends again (at least once).
-import type { Db, OutboxMessageRow } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
+import { type Db, inTransaction, type OutboxMessageRow } from '../../ports/database.js';
 import { emailHtml } from '../../domain/messages.js';
 import type { Logger } from '../../logger.js';
 import type { JobContext, JobQueue } from '../../ports/job-queue.js';

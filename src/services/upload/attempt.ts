@@ -3,14 +3,13 @@
 // with one session are refused before they transfer anything; media stream to staging; then, in one
 // transaction, the inspection, its media and its analysis job. A rejected attempt gives everything back:
 // staged bytes, the session claim, the quota.
-import type { ClientRow, Db } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
+import { type ClientRow, type Db, inTransaction } from '../../ports/database.js';
 import { AppError } from '../../domain/errors.js';
 import { parseServiceWindow, secondsUntilOpen } from '../../domain/service-window.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
 import type { UploadQuota } from '../../ports/upload-quota.js';
-import { spendCredential, type TokenClaims } from '../credentials.js';
+import { spendCredential, type TokenClaims } from '../session-tokens.js';
 import { recordInspection, type InspectionFields } from '../record-inspection.js';
 import { deleteIfUnreferenced } from '../stored-objects.js';
 import { checkHttpUrl } from './fields.js';

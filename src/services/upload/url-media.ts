@@ -5,7 +5,7 @@
 import pLimit from 'p-limit';
 import { AppError } from '../../domain/errors.js';
 import { extensionOf, kindOfExtension, LIMITS, videoMaxBytes } from '../../domain/limits.js';
-import { OutboundError, type SafeFetch } from '../../adapters/fetch/safe-fetch.js';
+import { OutboundError, type SafeFetch } from '../../ports/outbound-fetch.js';
 import type { UrlsUpload } from './fields.js';
 import type { Intake, ItemMeta } from './intake.js';
 

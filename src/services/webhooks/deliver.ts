@@ -3,10 +3,9 @@
 // mid-attempt leaves the job to run again, with the same `webhook-id`.
 import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import type { SecretBox } from '../../adapters/crypto/secret-box.js';
-import type { Db } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
-import { OutboundError, readLimitedText, type SafeFetch } from '../../adapters/fetch/safe-fetch.js';
+import type { SecretBox } from '../../ports/secret-box.js';
+import { type Db, inTransaction } from '../../ports/database.js';
+import { OutboundError, readLimitedText, type SafeFetch } from '../../ports/outbound-fetch.js';
 import { DELIVERY_TIMEOUT_MS, outcomeOf, RESPONSE_EXCERPT_BYTES } from '../../domain/webhooks.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import { VERSION } from '../../version.js';

@@ -1,7 +1,6 @@
 // The delivery log (D6): every message of an inspection with its attempts, and re-sending by hand.
 import crypto from 'node:crypto';
-import type { Db } from '../../adapters/db/schema.js';
-import { inTransaction } from '../../adapters/db/transaction.js';
+import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import { DELIVER_TASK } from './events.js';
 

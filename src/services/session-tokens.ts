@@ -4,7 +4,7 @@
 // access_token by its one renewal (table spent_credentials), so issuing stays a read.
 import crypto from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import type { Db } from '../adapters/db/schema.js';
+import type { Db } from '../ports/database.js';
 import { isApiKeyLive } from './api-keys.js';
 import type { KeyRing } from './signing-keys.js';
 import { SIGNING_ALG } from './signing-keys.js';

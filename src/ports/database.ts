@@ -286,3 +286,8 @@ export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type LinkRow = Selectable<LinksTable>;
 export type LinkMediaRow = Selectable<LinkMediaTable>;
 export type OutboxMessageRow = Selectable<OutboxMessagesTable>;
+
+/** Runs `fn` in a transaction, joining the caller's when `db` is one already. */
+export function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}

@@ -2,7 +2,7 @@
 // it is alive; the upload API is "available" only while some worker is (D4: 503 when the analysis
 // backend is down).
 import os from 'node:os';
-import type { Db } from '../adapters/db/schema.js';
+import type { Db } from '../ports/database.js';
 
 /** Beats at least this often; more often when a short job lease asks for quicker death notices. */
 const BEAT_EVERY_MS = 10_000;

@@ -1,0 +1,53 @@
+// The one way out to the network, as services see it: a fetch that refuses what the SSRF policy
+// forbids (see adapters/fetch/safe-fetch.ts) and fails with an OutboundError saying why.
+import type { Readable } from 'node:stream';
+
+export type OutboundReason =
+  'scheme' | 'private_address' | 'dns' | 'connect' | 'timeout' | 'too_many_redirects' | 'http';
+
+export class OutboundError extends Error {
+  override name = 'OutboundError';
+  constructor(
+    readonly reason: OutboundReason,
+    /** The URL of the hop that failed, without credentials. */
+    readonly url: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export interface SafeFetchInit {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+  /** Total time for headers and body of this request; overrides `settings.timeoutMs`. */
+  timeoutMs?: number;
+}
+
+export interface SafeResponse {
+  status: number;
+  /** Final URL, after redirects. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as it arrives; it errors with OutboundError 'timeout' when the total timeout fires. */
+  body: Readable;
+}
+
+export type SafeFetch = (url: string, init?: SafeFetchInit) => Promise<SafeResponse>;
+
+/** Reads at most `maxBytes` of a small body (webhook reply excerpts) as UTF-8, then lets the rest go. */
+export async function readLimitedText(body: Readable, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Readable's iterator is typed `any`; undici and node streams yield Buffers (or strings if encoded).
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    chunks.push(bytes.subarray(0, maxBytes - size));
+    size += Math.min(bytes.length, maxBytes - size);
+    if (size >= maxBytes) break; // leaving the loop destroys the stream, so the rest is never read
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
