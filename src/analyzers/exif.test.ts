@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExifPart } from '../domain/result/image-parts.js';
 import { exifAnalyzer, exifFacts, isoTime } from './exif.js';
 
-const PHOTOS = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
+const PHOTOS = fileURLToPath(new URL('../../test/fixtures/photos/', import.meta.url));
 const photo = (name: string) => path.join(PHOTOS, name);
 
 // The exif analyzer reads the file itself; the preview is not used.

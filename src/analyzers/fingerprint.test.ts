@@ -9,7 +9,7 @@ import { FingerprintPart } from '../domain/result/image-parts.js';
 import { dHash, fingerprintAnalyzer, hammingDistance, REUSE_MAX_DISTANCE } from './fingerprint.js';
 import { prepareImage } from './prepare.js';
 
-const PHOTOS = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
+const PHOTOS = fileURLToPath(new URL('../../test/fixtures/photos/', import.meta.url));
 const photo = (name: string) => path.join(PHOTOS, name);
 const JPEGS = ['exif.jpg', 'home.jpg', 'licenseplate_motion.jpg', 'scenetext01.jpg'];
 

@@ -7,7 +7,7 @@ import { BLOCK, changedRegions, comparePair, PAIR_HEIGHT, PAIR_WIDTH } from './p
 import { preparedFrom } from '../../test/helpers/prepared-image.js';
 
 const photo = (name: string): string =>
-  new URL(`../../../shared/fixtures/photos/${name}`, import.meta.url).pathname;
+  decodeURIComponent(new URL(`../../test/fixtures/photos/${name}`, import.meta.url).pathname);
 
 const prepare = (input: string | Buffer): Promise<PreparedImage> =>
   preparedFrom(input, { sourcePath: 'memory' });

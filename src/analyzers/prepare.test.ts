@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageDecodeError, makeThumbnail, prepareImage } from './prepare.js';
 
-const PHOTOS = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
+const PHOTOS = fileURLToPath(new URL('../../test/fixtures/photos/', import.meta.url));
 const photo = (name: string) => path.join(PHOTOS, name);
 
 let dir: string;

@@ -10,7 +10,7 @@ import type { AnalysisContext } from './analyzer.js';
 import { prepareImage } from './prepare.js';
 import { assessQuality, BLUR_MIN_VARIANCE, qualityAnalyzer } from './quality.js';
 
-const PHOTOS = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
+const PHOTOS = fileURLToPath(new URL('../../test/fixtures/photos/', import.meta.url));
 const photo = (name: string) => path.join(PHOTOS, name);
 const context = (): AnalysisContext => ({ inputMetaData: {}, signal: new AbortController().signal });
 const analyse = async (file: string, mime = 'image/jpeg') =>

@@ -23,7 +23,7 @@ import {
 } from './text.js';
 import { preparedFrom } from '../../test/helpers/prepared-image.js';
 
-const PHOTOS = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
+const PHOTOS = fileURLToPath(new URL('../../test/fixtures/photos/', import.meta.url));
 const context = (inputMetaData: Record<string, unknown> = {}): AnalysisContext => ({
   inputMetaData,
   signal: new AbortController().signal,

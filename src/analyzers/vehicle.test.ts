@@ -7,7 +7,7 @@ import type { AnalysisContext, PreparedImage } from './analyzer.js';
 import { loadVehicleModel, MIN_VEHICLE_SCORE, vehicleAnalyzer, vehicleModelMemory } from './vehicle.js';
 import { preparedFrom } from '../../test/helpers/prepared-image.js';
 
-const PHOTOS = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
+const PHOTOS = fileURLToPath(new URL('../../test/fixtures/photos/', import.meta.url));
 const context = (): AnalysisContext => ({ inputMetaData: {}, signal: new AbortController().signal });
 
 const prepare = (name: string): Promise<PreparedImage> => preparedFrom(path.join(PHOTOS, name));

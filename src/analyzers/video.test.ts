@@ -29,7 +29,7 @@ import {
 } from './video.js';
 
 const exec = promisify(execFile);
-const PHOTO = new URL('../../../shared/fixtures/photos/home.jpg', import.meta.url).pathname;
+const PHOTO = decodeURIComponent(new URL('../../test/fixtures/photos/home.jpg', import.meta.url).pathname);
 const never = new AbortController().signal;
 
 let dir: string;

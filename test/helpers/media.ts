@@ -1,10 +1,12 @@
-// Test media: the shared real photos, and synthetic bodies whose first bytes are a real container
-// header (enough for content sniffing) followed by filler, streamed without holding them whole.
+// Test media: the real photos of test/fixtures (sources and licences in its NOTICE.md), and synthetic
+// bodies whose first bytes are a real container header (enough for content sniffing) followed by
+// filler, streamed without holding them whole.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 
-export const PHOTOS = path.resolve('../shared/fixtures/photos');
+export const PHOTOS = fileURLToPath(new URL('../fixtures/photos/', import.meta.url));
 export const photo = (name: string): Buffer => fs.readFileSync(path.join(PHOTOS, name));
 export const MB = 1024 * 1024;
 
