@@ -2,7 +2,7 @@
 // next result gets the next version number.
 import { type Db, inTransaction } from '../ports/database.js';
 import type { JobQueue } from '../ports/job-queue.js';
-import { ANALYSE_TASK } from './record-inspection.js';
+import { jobKeys } from '../domain/jobs.js';
 
 export class InspectionNotFoundError extends Error {
   override name = 'InspectionNotFoundError';
@@ -25,8 +25,8 @@ export async function requestReanalysis(
       .where('id', '=', inspectionId)
       .execute();
     await deps.queue.enqueue(trx, {
-      task: ANALYSE_TASK,
-      key: `${ANALYSE_TASK}:${inspectionId}`,
+      task: 'analyse-inspection',
+      key: jobKeys.analyse(inspectionId),
       payload: { inspectionId },
       again: true,
     });

@@ -6,8 +6,7 @@ import type { ClientRow, Db, InspectionsTable } from '../ports/database.js';
 import type { MediaKind } from '../domain/limits.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { emitEvent } from './webhooks/events.js';
-
-export const ANALYSE_TASK = 'analyse-inspection';
+import { jobKeys } from '../domain/jobs.js';
 
 export interface RecordDeps {
   queue: JobQueue;
@@ -96,8 +95,8 @@ export async function recordInspection(
     )
     .execute();
   await deps.queue.enqueue(trx, {
-    task: ANALYSE_TASK,
-    key: `${ANALYSE_TASK}:${fields.session}`,
+    task: 'analyse-inspection',
+    key: jobKeys.analyse(fields.session),
     payload: { inspectionId: fields.session },
   });
   await emitEvent(trx, deps, {

@@ -19,9 +19,17 @@ const until = async (check: () => Promise<boolean> | boolean, ms = 20_000) => {
 /** A finished job: completed, or removed after success (graphile-worker deletes succeeded jobs). */
 const succeeded = (state: JobState | undefined) => state === undefined || state.status === 'completed';
 
+/** The tasks of this suite (the service's own are in src/domain/jobs.ts). */
+type TestTasks = {
+  t: { n?: number };
+  count: { n: number };
+  flaky: object;
+  again: object;
+};
+
 interface Adapter {
   backend: 'sqlite' | 'postgres';
-  make(database: Database): Promise<JobQueue>;
+  make(database: Database): Promise<JobQueue<TestTasks>>;
   /** Makes every waiting job due now, so tests need not sit out the backoff. */
   hurry(database: Database): Promise<void>;
   /** The adapter's clock. */
@@ -33,7 +41,7 @@ const ADAPTERS: Record<string, Adapter> = {
   'database table on sqlite': {
     backend: 'sqlite',
     make: async (database) =>
-      createDbQueue({
+      createDbQueue<TestTasks>({
         db: database.db,
         dialect: database.dialect,
         now: () => Date.now() + offset,
@@ -47,7 +55,7 @@ const ADAPTERS: Record<string, Adapter> = {
     backend: 'postgres',
     make: async (database) => {
       if (database.driver.kind !== 'postgres') throw new Error('needs PostgreSQL');
-      return createGraphileQueue({
+      return createGraphileQueue<TestTasks>({
         db: database.db,
         pool: database.driver.handle,
         now: Date.now,
@@ -66,7 +74,7 @@ const ADAPTERS: Record<string, Adapter> = {
 describe.each(Object.entries(ADAPTERS))('job queue: %s', (_name, adapter) => {
   let environment: TestEnvironment;
   let database: Database;
-  let q: JobQueue;
+  let q: JobQueue<TestTasks>;
 
   beforeAll(async () => {
     environment = await testEnvironment(adapter.backend);
@@ -108,8 +116,8 @@ describe.each(Object.entries(ADAPTERS))('job queue: %s', (_name, adapter) => {
 
   it('runs each job exactly once across competing runners', async () => {
     const seen: number[] = [];
-    const handler: TaskHandler = async (payload) => {
-      seen.push(payload.n as number);
+    const handler: TaskHandler<TestTasks['count']> = async (payload) => {
+      seen.push(payload.n);
       await new Promise((r) => setTimeout(r, 5));
     };
     await database.db.transaction().execute(async (trx) => {

@@ -5,7 +5,16 @@
 import crypto from 'node:crypto';
 import type { Dialect } from '../db/connect.js';
 import type { Db, JobRow } from '../../ports/database.js';
-import type { JobQueue, JobState, NewJob, QueueRunner, TaskHandler } from '../../ports/job-queue.js';
+import type { JobPayloads } from '../../domain/jobs.js';
+import type {
+  JobQueue,
+  JobState,
+  NewJob,
+  QueueRunner,
+  TaskHandler,
+  TaskHandlers,
+  TaskMap,
+} from '../../ports/job-queue.js';
 import { retryDelayMs } from '../../domain/retry.js';
 
 const DEFAULT_MAX_ATTEMPTS = 10;
@@ -21,7 +30,7 @@ export interface DbQueueOptions {
   pollMs?: number;
 }
 
-export function createDbQueue(opts: DbQueueOptions): JobQueue {
+export function createDbQueue<Tasks extends TaskMap = JobPayloads>(opts: DbQueueOptions): JobQueue<Tasks> {
   const leaseMs = opts.leaseMs ?? 30_000;
   const pollMs = opts.pollMs ?? 250;
   const { db } = opts;
@@ -108,7 +117,7 @@ export function createDbQueue(opts: DbQueueOptions): JobQueue {
   }
 
   return {
-    async enqueue(trx: Db, job: NewJob): Promise<void> {
+    async enqueue(trx: Db, job: NewJob<Tasks>): Promise<void> {
       const now = opts.now();
       await trx
         .insertInto('jobs')
@@ -154,8 +163,10 @@ export function createDbQueue(opts: DbQueueOptions): JobQueue {
       );
     },
 
-    run(handlers: Record<string, TaskHandler>, { concurrency, workerId }): QueueRunner {
-      const tasks = Object.keys(handlers);
+    run(handlers: TaskHandlers<Tasks>, { concurrency, workerId }): QueueRunner {
+      // The map's types end here: payloads go to and come from the database as JSON.
+      const byTask = handlers as Record<string, TaskHandler<object> | undefined>;
+      const tasks = Object.keys(byTask);
       const running = new Map<string, { done: Promise<void>; abort: AbortController }>();
       let stopping = false;
       let wake: (() => void) | undefined;
@@ -171,7 +182,7 @@ export function createDbQueue(opts: DbQueueOptions): JobQueue {
         const done = (async () => {
           let failure: { error: unknown } | undefined;
           try {
-            await handlers[job.task]!(JSON.parse(job.payload) as Record<string, unknown>, {
+            await byTask[job.task]!(JSON.parse(job.payload) as object, {
               jobId: job.id,
               attempt: job.attempts,
               isLastAttempt: job.attempts >= job.max_attempts,

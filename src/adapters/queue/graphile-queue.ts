@@ -14,7 +14,16 @@ import {
 } from 'graphile-worker';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import type { JobQueue, JobState, NewJob, QueueRunner, TaskHandler } from '../../ports/job-queue.js';
+import type { JobPayloads } from '../../domain/jobs.js';
+import type {
+  JobQueue,
+  JobState,
+  NewJob,
+  QueueRunner,
+  TaskHandler,
+  TaskHandlers,
+  TaskMap,
+} from '../../ports/job-queue.js';
 import type { Db } from '../../ports/database.js';
 
 const DEFAULT_MAX_ATTEMPTS = 10;
@@ -59,7 +68,9 @@ async function migrateInTurn(pool: pg.Pool, utils: WorkerUtils): Promise<void> {
   }
 }
 
-export async function createGraphileQueue(opts: GraphileQueueOptions): Promise<JobQueue> {
+export async function createGraphileQueue<Tasks extends TaskMap = JobPayloads>(
+  opts: GraphileQueueOptions,
+): Promise<JobQueue<Tasks>> {
   const { db } = opts;
   const logger = quietLogger(opts.logger);
   const utils: WorkerUtils = await makeWorkerUtils({ pgPool: opts.pool, logger });
@@ -81,7 +92,7 @@ export async function createGraphileQueue(opts: GraphileQueueOptions): Promise<J
   }
 
   return {
-    async enqueue(trx: Db, job: NewJob): Promise<void> {
+    async enqueue(trx: Db, job: NewJob<Tasks>): Promise<void> {
       await sql`select graphile_worker.add_job(
         identifier => ${job.task},
         payload => ${JSON.stringify(job.payload)}::json,
@@ -116,11 +127,14 @@ export async function createGraphileQueue(opts: GraphileQueueOptions): Promise<J
       };
     },
 
-    run(handlers: Record<string, TaskHandler>, { concurrency, workerId }): QueueRunner {
+    run(handlers: TaskHandlers<Tasks>, { concurrency, workerId }): QueueRunner {
+      // The map's types end here: payloads go to and come from the database as JSON.
+      const byTask = handlers as Record<string, TaskHandler<object> | undefined>;
       const taskList: Record<string, Task> = {};
-      for (const [name, handler] of Object.entries(handlers)) {
+      for (const [name, handler] of Object.entries(byTask)) {
+        if (!handler) continue;
         taskList[name] = async (payload, helpers) => {
-          await handler((payload ?? {}) as Record<string, unknown>, {
+          await handler(payload ?? {}, {
             jobId: helpers.job.id,
             attempt: helpers.job.attempts,
             isLastAttempt: helpers.job.attempts >= helpers.job.max_attempts,

@@ -9,8 +9,8 @@ import type { Notifier } from '../../ports/notifier.js';
 import { findKeyOwner, touchApiKey, type KeyOwner } from '../api-keys.js';
 import { queueLinkMessages } from '../outbox/queue-messages.js';
 import { parseLinkRequest } from './link-request.js';
-import { EXPIRE_LINK_TASK } from './expire-link.js';
 import { hashLinkToken, newLinkToken } from './tokens.js';
+import { jobKeys } from '../../domain/jobs.js';
 
 export interface LinkDeps {
   db: Db;
@@ -68,8 +68,8 @@ export async function createLink(
   await inTransaction(deps.db, async (trx) => {
     await trx.insertInto('links').values(link).execute();
     await deps.queue.enqueue(trx, {
-      task: EXPIRE_LINK_TASK,
-      key: `${EXPIRE_LINK_TASK}:${link.id}`,
+      task: 'expire-link',
+      key: jobKeys.expireLink(link.id),
       payload: { linkId: link.id },
       runAt: link.expires_at,
     });

@@ -8,8 +8,6 @@ import { deleteIfUnreferenced } from '../stored-objects.js';
 import type { EmitDeps } from '../webhooks/events.js';
 import { emitLinkEvent } from './link-events.js';
 
-export const EXPIRE_LINK_TASK = 'expire-link';
-
 export async function expireLink(
   deps: EmitDeps & { db: Db; storage: MediaStorage },
   linkId: string,

@@ -6,8 +6,7 @@ import type { Db } from '../../ports/database.js';
 import { renderLinkEmail, renderLinkSms } from '../../domain/messages.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { Channel, Notifier } from '../../ports/notifier.js';
-
-export const SEND_MESSAGE_TASK = 'send-message';
+import { jobKeys } from '../../domain/jobs.js';
 
 export interface LinkMessageInput {
   clientId: string;
@@ -39,10 +38,6 @@ interface NewMessage {
   subject: string | null;
   body: string;
 }
-
-/** The idempotency key of a message's `attempt`th send job. */
-export const sendJobKey = (messageId: string, attempt: number) =>
-  `${SEND_MESSAGE_TASK}:${messageId}:${attempt}`;
 
 export async function queueLinkMessages(trx: Db, deps: OutboxDeps, input: LinkMessageInput): Promise<void> {
   const messages: NewMessage[] = [];
@@ -84,8 +79,8 @@ export async function queueLinkMessages(trx: Db, deps: OutboxDeps, input: LinkMe
       .execute();
     if (status === 'pending')
       await deps.queue.enqueue(trx, {
-        task: SEND_MESSAGE_TASK,
-        key: sendJobKey(id, 1),
+        task: 'send-message',
+        key: jobKeys.sendMessage(id, 1),
         payload: { messageId: id, attempt: 1 },
       });
   }

@@ -3,7 +3,7 @@
 // one transaction. Only held messages still hold their link; sent and failed ones are redacted.
 import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
-import { SEND_MESSAGE_TASK, sendJobKey } from './queue-messages.js';
+import { jobKeys } from '../../domain/jobs.js';
 
 export class ReleaseError extends Error {
   override name = 'ReleaseError';
@@ -33,8 +33,8 @@ export async function releaseHeldMessage(
       .where('status', '=', 'held')
       .execute();
     await deps.queue.enqueue(trx, {
-      task: SEND_MESSAGE_TASK,
-      key: sendJobKey(id, attempt),
+      task: 'send-message',
+      key: jobKeys.sendMessage(id, attempt),
       payload: { messageId: id, attempt },
     });
   });

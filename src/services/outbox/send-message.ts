@@ -8,7 +8,7 @@ import type { Logger } from '../../logger.js';
 import type { JobContext, JobQueue } from '../../ports/job-queue.js';
 import { NotifyError, type Notifier } from '../../ports/notifier.js';
 import { redactLinkTokens } from '../links/tokens.js';
-import { SEND_MESSAGE_TASK, sendJobKey } from './queue-messages.js';
+import { jobKeys, type JobPayloads } from '../../domain/jobs.js';
 
 export interface SendDeps {
   db: Db;
@@ -20,17 +20,7 @@ export interface SendDeps {
   retrySchedule: readonly number[];
 }
 
-export interface SendMessageJob {
-  messageId: string;
-  /** Which attempt this job is (1 for the first); jobs enqueued without it are the first. */
-  attempt?: number;
-}
-
-/** Reads the job's payload as the queue hands it over. */
-export const sendMessageJob = (payload: Record<string, unknown>): SendMessageJob => ({
-  messageId: String(payload.messageId),
-  ...(typeof payload.attempt === 'number' && { attempt: payload.attempt }),
-});
+export type SendMessageJob = JobPayloads['send-message'];
 
 export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: JobContext): Promise<void> {
   const message = await deps.db
@@ -92,8 +82,8 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
         .execute();
     if (retryInSeconds !== undefined)
       await deps.queue.enqueue(trx, {
-        task: SEND_MESSAGE_TASK,
-        key: sendJobKey(message.id, attempt + 1),
+        task: 'send-message',
+        key: jobKeys.sendMessage(message.id, attempt + 1),
         payload: { messageId: message.id, attempt: attempt + 1 },
         runAt: at + retryInSeconds * 1000,
       });

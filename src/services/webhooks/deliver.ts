@@ -9,7 +9,7 @@ import { OutboundError, readLimitedText, type SafeFetch } from '../../ports/outb
 import { DELIVERY_TIMEOUT_MS, outcomeOf, RESPONSE_EXCERPT_BYTES } from '../../domain/webhooks.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import { VERSION } from '../../version.js';
-import { DELIVER_TASK } from './events.js';
+import { jobKeys, type JobPayloads } from '../../domain/jobs.js';
 
 export interface DeliverDeps {
   db: Db;
@@ -21,11 +21,8 @@ export interface DeliverDeps {
   retrySchedule: readonly number[];
 }
 
-export interface DeliveryJob {
-  messageId: string;
-  /** A re-send by hand: one more attempt, whatever the message's state, with no retries after it. */
-  manual?: boolean;
-}
+/** A re-send by hand (`manual`) is one more attempt, whatever the message's state, with no retries after it. */
+export type DeliveryJob = JobPayloads['deliver-webhook'];
 
 export async function deliverMessage(deps: DeliverDeps, job: DeliveryJob): Promise<void> {
   const message = await deps.db
@@ -119,8 +116,8 @@ export async function deliverMessage(deps: DeliverDeps, job: DeliveryJob): Promi
       .execute();
     if (nextAt !== null)
       await deps.queue.enqueue(trx, {
-        task: DELIVER_TASK,
-        key: `${DELIVER_TASK}:${message.id}:${attempt + 1}`,
+        task: 'deliver-webhook',
+        key: jobKeys.deliver(message.id, attempt + 1),
         payload: { messageId: message.id },
         runAt: nextAt,
       });

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
-import { DELIVER_TASK } from './events.js';
+import { jobKeys } from '../../domain/jobs.js';
 
 export interface DeliveryView {
   id: string;
@@ -100,8 +100,8 @@ export async function resendMessage(
     if (scope.inspectionId !== undefined) query = query.where('inspection_id', '=', scope.inspectionId);
     if (!(await query.executeTakeFirst())) throw new MessageNotFoundError(`No webhook message ${messageId}`);
     await deps.queue.enqueue(trx, {
-      task: DELIVER_TASK,
-      key: `${DELIVER_TASK}:${messageId}:manual:${crypto.randomUUID()}`,
+      task: 'deliver-webhook',
+      key: jobKeys.resend(messageId, crypto.randomUUID()),
       payload: { messageId, manual: true },
     });
   });

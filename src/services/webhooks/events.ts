@@ -4,8 +4,7 @@ import crypto from 'node:crypto';
 import type { ClientRow, Db } from '../../ports/database.js';
 import { MAX_INLINE_PAYLOAD_BYTES, type EventEnvelope, type EventType } from '../../domain/webhooks.js';
 import type { JobQueue } from '../../ports/job-queue.js';
-
-export const DELIVER_TASK = 'deliver-webhook';
+import { jobKeys } from '../../domain/jobs.js';
 
 export interface EmitDeps {
   queue: JobQueue;
@@ -45,8 +44,8 @@ export async function emitEvent(trx: Db, deps: EmitDeps, event: NewEvent): Promi
     })
     .execute();
   await deps.queue.enqueue(trx, {
-    task: DELIVER_TASK,
-    key: `${DELIVER_TASK}:${id}:1`,
+    task: 'deliver-webhook',
+    key: jobKeys.deliver(id, 1),
     payload: { messageId: id },
   });
   return id;

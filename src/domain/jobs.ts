@@ -1,0 +1,26 @@
+// Every background task in one place: its name, its payload, and the idempotency key of its jobs.
+// Services enqueue jobs in the transaction of the state they follow; workers/tasks/ runs them. Keys
+// make a job unique: enqueueing a key that exists does nothing, so a retried request never doubles it.
+
+// A type, not an interface: the queue's task-map constraint needs its implicit index signature.
+export type JobPayloads = {
+  /** Analyse an inspection's media and store the result (a new version on re-analysis). */
+  'analyse-inspection': { inspectionId: string };
+  /** Deliver one webhook message; `manual` is a re-send by hand (one attempt, no retries after it). */
+  'deliver-webhook': { messageId: string; manual?: boolean };
+  /** Send one link message (SMS or e-mail); `attempt` counts from 1 (jobs without it are the first). */
+  'send-message': { messageId: string; attempt?: number };
+  /** Close a link at the end of its validity and record `link.expired`. */
+  'expire-link': { linkId: string };
+};
+
+export type TaskName = keyof JobPayloads;
+
+export const jobKeys = {
+  analyse: (inspectionId: string) => `analyse-inspection:${inspectionId}`,
+  deliver: (messageId: string, attempt: number) => `deliver-webhook:${messageId}:${attempt}`,
+  /** A re-send by hand is a job of its own each time it is asked for. */
+  resend: (messageId: string, nonce: string) => `deliver-webhook:${messageId}:manual:${nonce}`,
+  sendMessage: (messageId: string, attempt: number) => `send-message:${messageId}:${attempt}`,
+  expireLink: (linkId: string) => `expire-link:${linkId}`,
+} as const;

@@ -1,0 +1,87 @@
+// The analysis of one media item, as an analysis thread runs it: an image is decoded once and handed to
+// every analyzer; a video is probed, its keyframes extracted and each analysed as an image. Returns
+// plain data (it crosses back from the thread).
+import type { ImageAnalyzer } from '../../analyzers/analyzer.js';
+import { comparePair } from '../../analyzers/pair.js';
+import { makeThumbnail, prepareImage } from '../../analyzers/prepare.js';
+import { extractKeyframes, probeVideo } from '../../analyzers/video.js';
+import type { PairPart } from '../../domain/result/video-pair-parts.js';
+import type {
+  AnalyzerRun,
+  ImageAnalysis,
+  MediaAnalysis,
+  MediaTask,
+  VideoAnalysis,
+} from '../../ports/analysis-pool.js';
+import { runImageAnalyzers } from './run-analyzers.js';
+
+/** The analyzers run on a photo, and the lighter set run on each keyframe of a video. */
+export interface MediaAnalyzers {
+  image: ImageAnalyzer[];
+  keyframe: ImageAnalyzer[];
+}
+
+/** Keyframes analysed per video: about one a second, capped so a long video stays bounded. */
+const MAX_KEYFRAMES = 30;
+/** Bounds one video's probe and keyframe extraction (a hostile file must not hold a thread forever). */
+const VIDEO_TOOLS_TIMEOUT_MS = 120_000;
+
+export async function analyseMedia(analyzers: MediaAnalyzers, task: MediaTask): Promise<MediaAnalysis> {
+  return task.kind === 'image'
+    ? { kind: 'image', ...(await analyseImage(analyzers.image, task.path, task.mime, task.inputMetaData)) }
+    : { kind: 'video', ...(await analyseVideo(analyzers.keyframe, task)) };
+}
+
+/** Before/after comparison of two photos. */
+export async function compareMediaPair(
+  a: { path: string; mime: string },
+  b: { path: string; mime: string },
+): Promise<PairPart> {
+  const [before, after] = await Promise.all([prepareImage(a.path, a.mime), prepareImage(b.path, b.mime)]);
+  return comparePair(before, after);
+}
+
+async function analyseImage(
+  analyzers: ImageAnalyzer[],
+  path: string,
+  mime: string,
+  inputMetaData: Record<string, unknown>,
+  opts: { thumbnail: boolean } = { thumbnail: true },
+): Promise<ImageAnalysis> {
+  const image = await prepareImage(path, mime);
+  const { parts, runs } = await runImageAnalyzers(analyzers, image, { inputMetaData });
+  const thumbnail = opts.thumbnail ? await makeThumbnail(image) : null;
+  return { width: image.width, height: image.height, parts, runs, thumbnail };
+}
+
+async function analyseVideo(analyzers: ImageAnalyzer[], task: MediaTask): Promise<VideoAnalysis> {
+  const signal = AbortSignal.timeout(VIDEO_TOOLS_TIMEOUT_MS);
+  const probe = await probeVideo(task.path, signal);
+  const frames = await extractKeyframes(
+    task.path,
+    task.workDir,
+    { everySeconds: 1, max: MAX_KEYFRAMES, duration: probe.duration },
+    signal,
+  );
+  const keyframes = [];
+  const runs: AnalyzerRun[] = [];
+  for (const [index, frame] of frames.entries()) {
+    const analysis = await analyseImage(analyzers, frame.path, 'image/jpeg', task.inputMetaData, {
+      thumbnail: false,
+    });
+    runs.push(...analysis.runs);
+    keyframes.push({ time: frame.time, index, analysis });
+  }
+  const first = frames[0];
+  const thumbnail = first ? await makeThumbnail(await prepareImage(first.path, 'image/jpeg')) : null;
+  // The probe gives the stored frame size; a quarter-turned video is shown the other way round.
+  const turned = probe.rotation === 90 || probe.rotation === 270;
+  return {
+    video: { ...probe, keyframes },
+    width: turned ? probe.height : probe.width,
+    height: turned ? probe.width : probe.height,
+    durationSeconds: probe.duration,
+    thumbnail,
+    runs,
+  };
+}
