@@ -73,6 +73,80 @@ describe('loadConfig', () => {
   });
 });
 
+describe('reporting every bad setting at once', () => {
+  const caught = (env: Record<string, string>): ConfigError => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error;
+      throw error;
+    }
+    throw new Error('loadConfig accepted the settings');
+  };
+
+  it('names a schema error, a derived error and a secret setting in one error, each once', () => {
+    const error = caught({ PORT: 'abc', JOB_LEASE: '0s', SMTP_URL: 'not a url' });
+    expect(error.problems).toEqual([
+      'Invalid setting PORT="abc": expected an integer from 1 to 65535.',
+      'Invalid setting JOB_LEASE="0s": expected a positive duration.',
+      'Invalid setting SMTP_URL=(hidden): expected a URL such as smtp://user:password@mail.example.com:587 or smtps://mail.example.com:465.',
+    ]);
+    expect(error.message).toBe(
+      [
+        '3 settings are invalid:',
+        '  Invalid setting PORT="abc": expected an integer from 1 to 65535.',
+        '  Invalid setting JOB_LEASE="0s": expected a positive duration.',
+        '  Invalid setting SMTP_URL=(hidden): expected a URL such as smtp://user:password@mail.example.com:587 or smtps://mail.example.com:465.',
+      ].join('\n'),
+    );
+  });
+
+  it('reports a setting with several schema errors once, and skips its derived checks', () => {
+    // LOG_LEVEL fails every member of its union; SMS_PROVIDER fails its schema, so the derived
+    // "SMS_PROVIDER required with SMS_FROM" is not reported as well.
+    const error = caught({ LOG_LEVEL: 'loud', SMS_PROVIDER: 'pigeon', SMS_FROM: 'Acme' });
+    expect(error.problems).toEqual([
+      'Invalid setting SMS_PROVIDER="pigeon": expected twilio or json.',
+      'Invalid setting LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent.',
+    ]);
+  });
+
+  it('collects the derived checks of different settings together', () => {
+    const error = caught({
+      DAMAGE_MODEL_PATH: '/m.onnx',
+      SMS_PROVIDER: 'twilio',
+      SMS_FROM: '+15005550006',
+      WEBHOOK_RETRY_SCHEDULE: '0,0',
+    });
+    expect(error.problems).toEqual([
+      'Invalid setting DAMAGE_LABELS_PATH: required with DAMAGE_MODEL_PATH.',
+      'Invalid setting WEBHOOK_RETRY_SCHEDULE="0": expected a positive duration.',
+      'Invalid setting SMS_ACCOUNT_SID: required with SMS_PROVIDER=twilio.',
+      'Invalid setting SMS_AUTH_TOKEN: required with SMS_PROVIDER=twilio.',
+    ]);
+  });
+
+  it('never shows a secret value among several problems', () => {
+    const error = caught({
+      PORT: '0',
+      DATABASE_URL: 'mysql://user:hunter2@x',
+      REDIS_URL: 'http://:hunter2@r',
+      SMTP_URL: 'smtp://u:hunter2@mail.example.com:99999',
+      SMS_PROVIDER: 'json',
+      SMS_URL: 'https://u:hunter2@sms.example.com',
+      SMS_AUTH_TOKEN: 'hunter2',
+    });
+    expect(error.problems).toHaveLength(5);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('gives a single bad setting exactly the one line it gave before', () => {
+    const error = caught({ JOB_LEASE: '0s' });
+    expect(error.problems).toEqual(['Invalid setting JOB_LEASE="0s": expected a positive duration.']);
+    expect(error.message).toBe('Invalid setting JOB_LEASE="0s": expected a positive duration.');
+  });
+});
+
 describe('link message settings', () => {
   it('has no provider by default: messages are held; retries at 30s, 2m, 10m, 1h, 6h', () => {
     const { messages } = loadConfig({});

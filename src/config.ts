@@ -399,27 +399,80 @@ export type DamageModelSettings = (
   | { kind: 'none' }
 ) & { minConfidence: number };
 
+/**
+ * Every bad setting found by `loadConfig`, one line each in `problems`. With one problem the message is
+ * that line; with several, a heading followed by one indented line per problem.
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  readonly problems: string[];
+
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : [...problems];
+    super(
+      list.length === 1
+        ? list[0]
+        : [`${list.length} settings are invalid:`, ...list.map((p) => `  ${p}`)].join('\n'),
+    );
+    this.problems = list;
+  }
 }
 
 type Env = Record<string, string | undefined>;
 
-/** Reads the settings from `env`, validates them and returns a frozen Config, or throws ConfigError naming the setting. */
+const SETTING_NAMES = Object.keys(settingsSchema.properties);
+
+/**
+ * Collects the problems of one `loadConfig` pass instead of stopping at the first. It keeps one problem
+ * per setting (the first reported), so a value the schema refused is not reported again by a derived
+ * check, and lists them in the order of the schema.
+ */
+class Problems {
+  readonly #byName = new Map<string, string>();
+
+  report(name: string, message: string): void {
+    if (!this.#byName.has(name)) this.#byName.set(name, message);
+  }
+
+  has(name: string): boolean {
+    return this.#byName.has(name);
+  }
+
+  throwIfAny(): void {
+    if (this.#byName.size === 0) return;
+    const order = (name: string) => SETTING_NAMES.indexOf(name);
+    const sorted = [...this.#byName].sort(([a], [b]) => order(a) - order(b));
+    throw new ConfigError(sorted.map(([, message]) => message));
+  }
+}
+
+/** Applies the defaults and converts the text values to the schema's types; the result is not yet checked. */
+const convert = (raw: Record<string, string>): unknown =>
+  Value.Convert(settingsSchema, Value.Default(settingsSchema, { ...raw }));
+
+/**
+ * Reads the settings from `env`, validates them and returns a frozen Config, or throws one ConfigError
+ * naming every bad setting.
+ */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const raw: Record<string, string> = {};
-  for (const name of Object.keys(settingsSchema.properties)) {
+  for (const name of SETTING_NAMES) {
     const value = env[name]?.trim();
     if (value) raw[name] = value;
   }
-  const candidate: unknown = Value.Convert(settingsSchema, Value.Default(settingsSchema, { ...raw }));
-  const [first] = Value.Errors(settingsSchema, candidate);
-  if (first) throw new ConfigError(describeError(first.path, raw));
-  const s = candidate as Settings;
+  const problems = new Problems();
+  for (const error of Value.Errors(settingsSchema, convert(raw))) {
+    const name = error.path.split('/')[1] ?? error.path;
+    problems.report(name, describeError(name, raw));
+  }
+  // The derived checks below see the settings the schema refused as unset (or at their default), so
+  // each bad value is reported once and the other settings are still checked.
+  const valid = Object.fromEntries(Object.entries(raw).filter(([name]) => !problems.has(name)));
+  const s = convert(valid) as Settings;
 
   const port = s.PORT;
   const publicBaseUrl = stripSlash(s.PUBLIC_BASE_URL ?? `http://localhost:${port}`);
-  return Object.freeze({
+  const config: Config = {
     port,
     urlgenPort: s.URLGEN_PORT,
     host: s.HOST,
@@ -428,36 +481,37 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     publicBaseUrl,
     superappUrl: stripSlash(s.SUPERAPP_URL ?? `${publicBaseUrl}/app`),
     trustProxy: s.TRUST_PROXY,
-    secretKey: s.SECRET_KEY === undefined ? undefined : decodeSecretKey(s.SECRET_KEY),
-    refreshTokenTtlSeconds: durationSeconds('REFRESH_TOKEN_TTL', s.REFRESH_TOKEN_TTL),
-    accessTokenTtlSeconds: durationSeconds('ACCESS_TOKEN_TTL', s.ACCESS_TOKEN_TTL),
-    signingKeyCacheMs: durationSeconds('SIGNING_KEY_CACHE_TTL', s.SIGNING_KEY_CACHE_TTL) * 1000,
+    secretKey: s.SECRET_KEY === undefined ? undefined : decodeSecretKey(s.SECRET_KEY, problems),
+    refreshTokenTtlSeconds: durationSeconds('REFRESH_TOKEN_TTL', s.REFRESH_TOKEN_TTL, problems),
+    accessTokenTtlSeconds: durationSeconds('ACCESS_TOKEN_TTL', s.ACCESS_TOKEN_TTL, problems),
+    signingKeyCacheMs: durationSeconds('SIGNING_KEY_CACHE_TTL', s.SIGNING_KEY_CACHE_TTL, problems) * 1000,
     authFailureLimit: s.AUTH_FAILURE_LIMIT,
-    authFailureWindowSeconds: durationSeconds('AUTH_FAILURE_WINDOW', s.AUTH_FAILURE_WINDOW),
+    authFailureWindowSeconds: durationSeconds('AUTH_FAILURE_WINDOW', s.AUTH_FAILURE_WINDOW, problems),
     redisUrl: s.REDIS_URL,
-    s3: s3Settings(s),
-    damageModel: damageModelSettings(s),
-    jobLeaseMs: durationSeconds('JOB_LEASE', s.JOB_LEASE) * 1000,
-    webhookRetrySchedule: durationList('WEBHOOK_RETRY_SCHEDULE', s.WEBHOOK_RETRY_SCHEDULE),
+    s3: s3Settings(s, problems),
+    damageModel: damageModelSettings(s, problems),
+    jobLeaseMs: durationSeconds('JOB_LEASE', s.JOB_LEASE, problems) * 1000,
+    webhookRetrySchedule: durationList('WEBHOOK_RETRY_SCHEDULE', s.WEBHOOK_RETRY_SCHEDULE, problems),
     messages: {
-      smtp: smtpSettings(s),
-      sms: smsSettings(s),
-      retrySchedule: durationList('MESSAGE_RETRY_SCHEDULE', s.MESSAGE_RETRY_SCHEDULE),
+      smtp: smtpSettings(s, problems),
+      sms: smsSettings(s, problems),
+      retrySchedule: durationList('MESSAGE_RETRY_SCHEDULE', s.MESSAGE_RETRY_SCHEDULE, problems),
     },
     workerConcurrency: s.WORKER_CONCURRENCY,
     outbound: {
       allowPrivateNetworks: s.ALLOW_PRIVATE_NETWORKS,
-      connectTimeoutMs: durationSeconds('FETCH_CONNECT_TIMEOUT', s.FETCH_CONNECT_TIMEOUT) * 1000,
-      timeoutMs: durationSeconds('FETCH_TIMEOUT', s.FETCH_TIMEOUT) * 1000,
+      connectTimeoutMs: durationSeconds('FETCH_CONNECT_TIMEOUT', s.FETCH_CONNECT_TIMEOUT, problems) * 1000,
+      timeoutMs: durationSeconds('FETCH_TIMEOUT', s.FETCH_TIMEOUT, problems) * 1000,
       concurrency: s.FETCH_CONCURRENCY,
       maxRedirects: s.FETCH_MAX_REDIRECTS,
     },
     logLevel: s.LOG_LEVEL,
-  });
+  };
+  problems.throwIfAny();
+  return Object.freeze(config);
 }
 
-function describeError(pointer: string, raw: Record<string, string>): string {
-  const name = pointer.split('/')[1] ?? pointer;
+function describeError(name: string, raw: Record<string, string>): string {
   const meta = (settingsSchema.properties as Record<string, TSchema & Partial<SettingMeta>>)[name];
   const shown = meta?.secret ? '(hidden)' : JSON.stringify(raw[name] ?? '');
   const expected = meta?.hint ?? 'a valid value';
@@ -470,10 +524,11 @@ function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarge
   return { kind: 'postgres', url };
 }
 
-function s3Settings(s: Settings): S3Settings | undefined {
+function s3Settings(s: Settings, problems: Problems): S3Settings | undefined {
   if (s.S3_BUCKET === undefined) return undefined;
   if ((s.S3_ACCESS_KEY_ID === undefined) !== (s.S3_SECRET_ACCESS_KEY === undefined))
-    throw new ConfigError(
+    problems.report(
+      'S3_SECRET_ACCESS_KEY',
       'Invalid setting S3_SECRET_ACCESS_KEY=(hidden): S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together.',
     );
   return {
@@ -488,15 +543,21 @@ function s3Settings(s: Settings): S3Settings | undefined {
   };
 }
 
-function damageModelSettings(s: Settings): DamageModelSettings {
+function damageModelSettings(s: Settings, problems: Problems): DamageModelSettings {
   const minConfidence = s.DAMAGE_MIN_CONFIDENCE;
   if (s.DAMAGE_MODEL_PATH !== undefined && s.DAMAGE_KSERVE_URL !== undefined)
-    throw new ConfigError(
+    problems.report(
+      'DAMAGE_KSERVE_URL',
       'Invalid setting DAMAGE_KSERVE_URL: set either DAMAGE_MODEL_PATH (local ONNX) or DAMAGE_KSERVE_URL, not both.',
     );
   if (s.DAMAGE_MODEL_PATH !== undefined) {
-    if (s.DAMAGE_LABELS_PATH === undefined)
-      throw new ConfigError('Invalid setting DAMAGE_LABELS_PATH: required with DAMAGE_MODEL_PATH.');
+    if (s.DAMAGE_LABELS_PATH === undefined) {
+      problems.report(
+        'DAMAGE_LABELS_PATH',
+        'Invalid setting DAMAGE_LABELS_PATH: required with DAMAGE_MODEL_PATH.',
+      );
+      return { kind: 'none', minConfidence };
+    }
     return { kind: 'onnx', modelPath: s.DAMAGE_MODEL_PATH, labelsPath: s.DAMAGE_LABELS_PATH, minConfidence };
   }
   if (s.DAMAGE_KSERVE_URL !== undefined)
@@ -509,12 +570,16 @@ function damageModelSettings(s: Settings): DamageModelSettings {
   return { kind: 'none', minConfidence };
 }
 
-function smtpSettings(s: Settings): SmtpSettings | undefined {
+function smtpSettings(s: Settings, problems: Problems): SmtpSettings | undefined {
   if (s.SMTP_URL === undefined) return undefined;
-  const url = parseUrl('SMTP_URL', s.SMTP_URL);
+  const url = parseUrl('SMTP_URL', s.SMTP_URL, problems);
+  if (url === undefined) return undefined;
   const secure = url.protocol === 'smtps:';
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (!hostname) throw new ConfigError('Invalid setting SMTP_URL=(hidden): expected a host name.');
+  if (!hostname) {
+    problems.report('SMTP_URL', 'Invalid setting SMTP_URL=(hidden): expected a host name.');
+    return undefined;
+  }
   const user = decodeURIComponent(url.username);
   const pass = decodeURIComponent(url.password);
   return {
@@ -528,34 +593,43 @@ function smtpSettings(s: Settings): SmtpSettings | undefined {
 }
 
 const SMS_SETTINGS = ['SMS_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const;
+const TWILIO_REQUIRED = ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const;
 
-function smsSettings(s: Settings): SmsSettings | undefined {
+function smsSettings(s: Settings, problems: Problems): SmsSettings | undefined {
   if (s.SMS_PROVIDER === undefined) {
     const stray = SMS_SETTINGS.find((name) => s[name] !== undefined);
     if (stray)
-      throw new ConfigError(`Invalid setting SMS_PROVIDER: required with ${stray} (twilio or json).`);
+      problems.report(
+        'SMS_PROVIDER',
+        `Invalid setting SMS_PROVIDER: required with ${stray} (twilio or json).`,
+      );
     return undefined;
   }
   if (s.SMS_URL !== undefined) {
-    const url = parseUrl('SMS_URL', s.SMS_URL);
+    const url = parseUrl('SMS_URL', s.SMS_URL, problems);
     // safe-fetch refuses credentials in URLs; they belong in their own (secret) settings.
-    if (url.username || url.password)
-      throw new ConfigError(
+    if (url?.username || url?.password)
+      problems.report(
+        'SMS_URL',
         'Invalid setting SMS_URL=(hidden): credentials go in SMS_ACCOUNT_SID and SMS_AUTH_TOKEN, not in the URL.',
       );
   }
   if (s.SMS_PROVIDER === 'json') {
-    if (s.SMS_URL === undefined)
-      throw new ConfigError(
+    if (s.SMS_URL === undefined) {
+      problems.report(
+        'SMS_URL',
         'Invalid setting SMS_URL: required with SMS_PROVIDER=json (the endpoint SMS are POSTed to).',
       );
+      return undefined;
+    }
     return { provider: 'json', url: s.SMS_URL, authToken: s.SMS_AUTH_TOKEN, from: s.SMS_FROM };
   }
   const { SMS_ACCOUNT_SID: accountSid, SMS_AUTH_TOKEN: authToken, SMS_FROM: from } = s;
   if (accountSid === undefined || authToken === undefined || from === undefined) {
-    const missing =
-      accountSid === undefined ? 'SMS_ACCOUNT_SID' : authToken === undefined ? 'SMS_AUTH_TOKEN' : 'SMS_FROM';
-    throw new ConfigError(`Invalid setting ${missing}: required with SMS_PROVIDER=twilio.`);
+    for (const name of TWILIO_REQUIRED)
+      if (s[name] === undefined)
+        problems.report(name, `Invalid setting ${name}: required with SMS_PROVIDER=twilio.`);
+    return undefined;
   }
   return {
     provider: 'twilio',
@@ -566,31 +640,36 @@ function smsSettings(s: Settings): SmsSettings | undefined {
   };
 }
 
-/** Parses a URL setting the schema has let through; its value may hold credentials, so it is never shown. */
-function parseUrl(name: string, text: string): URL {
+/**
+ * Parses a URL setting the schema has let through; its value may hold credentials, so it is never shown.
+ * Undefined (and a problem reported) when it is not a URL after all.
+ */
+function parseUrl(name: string, text: string, problems: Problems): URL | undefined {
   try {
     return new URL(text);
   } catch {
-    throw new ConfigError(`Invalid setting ${name}=(hidden): not a valid URL.`);
+    problems.report(name, `Invalid setting ${name}=(hidden): not a valid URL.`);
+    return undefined;
   }
 }
 
-function decodeSecretKey(text: string): Buffer {
+function decodeSecretKey(text: string, problems: Problems): Buffer | undefined {
   const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
-  if (key.length !== 32) throw new ConfigError('Invalid setting SECRET_KEY=(hidden): expected 32 bytes.');
-  return key;
+  if (key.length === 32) return key;
+  problems.report('SECRET_KEY', 'Invalid setting SECRET_KEY=(hidden): expected 32 bytes.');
+  return undefined;
 }
 
-function durationSeconds(name: string, text: string): number {
+function durationSeconds(name: string, text: string, problems: Problems): number {
   const seconds = parseDuration(text);
   if (seconds <= 0)
-    throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(text)}: expected a positive duration.`);
+    problems.report(name, `Invalid setting ${name}=${JSON.stringify(text)}: expected a positive duration.`);
   return seconds;
 }
 
-/** A comma-separated list of durations (a retry schedule), in seconds. */
-function durationList(name: string, text: string): number[] {
-  return text.split(',').map((d) => durationSeconds(name, d.trim()));
+/** A comma-separated list of durations (a retry schedule), in seconds; only its first bad one is reported. */
+function durationList(name: string, text: string, problems: Problems): number[] {
+  return text.split(',').map((d) => durationSeconds(name, d.trim(), problems));
 }
 
 const stripSlash = (url: string) => url.replace(/\/+$/, '');
