@@ -21,7 +21,7 @@ export default tseslint.config(
   layer('src/ports/**', ['adapters', 'services', 'analyzers', 'http', 'workers', 'cli', 'root']),
   layer('src/analyzers/**', ['adapters', 'services', 'http', 'workers', 'cli', 'root']),
   layer('src/services/**', ['adapters', 'http', 'workers', 'cli', 'deps']),
-  layer('src/http/**', ['adapters', 'cli']),
+  layer('src/http/**', ['adapters', 'workers', 'cli']),
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
 );
 

@@ -18,15 +18,22 @@ import { createGraphileQueue } from './adapters/queue/graphile-queue.js';
 import { createUploadQuota } from './adapters/rate-limit/upload-quota.js';
 import { createDiskStorage } from './adapters/storage/disk.js';
 import { createS3Storage } from './adapters/storage/s3.js';
+import { createTusStaging } from './adapters/storage/tus-staging.js';
 import type { AttemptLimiter } from './ports/attempt-limiter.js';
+import type { CaptureStaging } from './ports/capture-staging.js';
 import type { JobQueue } from './ports/job-queue.js';
 import type { MediaStorage } from './ports/media-storage.js';
 import type { Notifier } from './ports/notifier.js';
+import type { PhotoQuality } from './ports/photo-quality.js';
 import type { UploadQuota } from './ports/upload-quota.js';
 import { analysisAvailability } from './services/worker-heartbeat.js';
 import { createLogger, type Logger } from './logger.js';
 import type { TokenSettings } from './services/session-tokens.js';
 import { createKeyRing, ensureSigningKey, type KeyRing } from './services/signing-keys.js';
+import { createQualityPool } from './workers/quality-pool.js';
+
+/** An unfinished capture upload untouched this long is dropped: a customer resumes within days, not weeks. */
+const UNFINISHED_CAPTURE_TTL_MS = 8 * 24 * 3600 * 1000;
 
 export interface Deps {
   config: Readonly<Config>;
@@ -44,8 +51,14 @@ export interface Deps {
   safeFetch: SafeFetch & { close(): Promise<void> };
   /** Link messages (D7): e-mail and SMS providers of the configuration. */
   notifier: Notifier;
-  /** Whether a live worker can take analysis work (D4's 503 when not). */
+  /** Whether a live worker can take analysis work (uploads answer 503 when not). */
   analysisAvailable: () => Promise<boolean>;
+  /** Unfinished resumable uploads behind links, on this process's disk. */
+  captureStaging: CaptureStaging;
+  /** The capture app's photo quality pre-check, on a thread of its own. */
+  photoQuality: PhotoQuality;
+  /** Scratch space for request bodies that are checked and dropped (quality pre-checks). */
+  scratchDir: string;
   now: () => number;
   close(): Promise<void>;
 }
@@ -126,6 +139,13 @@ export async function buildDeps(config: Readonly<Config>): Promise<Deps> {
       // Reads deps.safeFetch at each send, so a replaced one (tests) is the one used.
       notifier: createNotifierFor(config, (url, init) => deps.safeFetch(url, init)),
       analysisAvailable: analysisAvailability(base),
+      captureStaging: createTusStaging({
+        directory: path.join(config.dataDir, 'capture-uploads'),
+        ttlMs: UNFINISHED_CAPTURE_TTL_MS,
+        logger: base.logger,
+      }),
+      photoQuality: createQualityPool(),
+      scratchDir: path.join(config.dataDir, 'tmp'),
       keys,
       tokens: {
         issuer: 'walkaround',
@@ -134,6 +154,8 @@ export async function buildDeps(config: Readonly<Config>): Promise<Deps> {
       },
       failedAttempts,
       async close() {
+        await deps.captureStaging.close();
+        await deps.photoQuality.close();
         await deps.notifier.close();
         await deps.safeFetch.close();
         await deps.queue.close();

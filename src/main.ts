@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry point of the `walkaround` command. Failures end the program with one clear line and exit 1.
+// Entry point of the `walkaround` command. Failures end the program with a clear message and exit 1.
 import { buildProgram } from './cli/program.js';
 
 try {

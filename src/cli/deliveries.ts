@@ -14,7 +14,10 @@ export function deliveriesCommand(): Command {
     .action(async (id: string, o: { json?: boolean }) =>
       withStorage(async (deps) => {
         const queue = await createQueue(deps, deps.config);
-        await resendMessage({ ...deps, queue }, id, { clientId: null }).finally(() => queue.close());
+        const queued = await resendMessage({ ...deps, queue }, id, { clientId: null }).finally(() =>
+          queue.close(),
+        );
+        if (!queued) throw new Error(`No webhook message ${id}`);
         print(o.json, { id, status: 'queued' }, () => `Webhook message ${id} queued to be sent again.`);
       }),
     );

@@ -311,6 +311,50 @@ export const catalogue = {
     when: 'A persona that breaks a rule (unknown language, no steps, duplicate step ids, video bounds).',
   },
 
+  // Operator actions (the CLI today): they name what is wrong, since an operator may see every client.
+  CLIENT_NOT_FOUND: {
+    status: 404,
+    message: 'No client with id <id>',
+    surface: 'plain',
+    when: 'An operator action on a client that does not exist.',
+  },
+  CLIENT_INVALID: {
+    status: 400,
+    message: '<reason>',
+    surface: 'plain',
+    when: 'A client setting that breaks a rule (empty name, webhook URL, quota, service window, time zone, link validity, event types).',
+  },
+  API_KEY_PREFIX_NOT_FOUND: {
+    status: 404,
+    message: 'No live key with prefix <prefix>',
+    surface: 'plain',
+    when: "Revoking a key by a prefix that matches none of the client's live keys.",
+  },
+  USER_INVALID: {
+    status: 400,
+    message: '<reason>',
+    surface: 'plain',
+    when: 'A portal user that breaks a rule (short password, role and client, e-mail taken).',
+  },
+  INSPECTION_NOT_FOUND: {
+    status: 404,
+    message: 'No inspection <id>',
+    surface: 'plain',
+    when: 'Re-analysis of an inspection that does not exist.',
+  },
+  OUTBOX_MESSAGE_NOT_FOUND: {
+    status: 404,
+    message: 'No outbox message with id <id>',
+    surface: 'plain',
+    when: 'Sending an outbox message that does not exist.',
+  },
+  OUTBOX_NOT_HELD: {
+    status: 409,
+    message: '<reason>',
+    surface: 'plain',
+    when: 'Sending an outbox message that is not held, or whose channel still has no provider.',
+  },
+
   // Everything else (health, docs, key set).
   BAD_REQUEST: {
     status: 400,

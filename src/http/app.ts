@@ -4,6 +4,7 @@ import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import metrics from 'fastify-metrics';
 import type { Deps } from '../deps.js';
 import { VERSION } from '../version.js';
+import { authPlugin } from './plugins/auth.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { requestIdFrom, requestIdPlugin } from './plugins/request-id.js';
@@ -37,6 +38,7 @@ async function baseServer(deps: Deps): Promise<FastifyInstance> {
   });
   await app.register(errorsPlugin);
   await app.register(requestIdPlugin);
+  await app.register(authPlugin, { deps });
   return app;
 }
 

@@ -1,5 +1,6 @@
 // Operator use cases on clients: create, update, list, revoke and rotate keys.
 import crypto from 'node:crypto';
+import { AppError } from '../domain/errors.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import { type ClientRow, type Db, inTransaction } from '../ports/database.js';
 import { WEBHOOK_SECRET_PREFIX } from '../domain/secret-formats.js';
@@ -12,10 +13,6 @@ export const CLIENT_DEFAULTS = {
   timezone: 'UTC',
   linkTtlSeconds: 72 * 3600,
 } as const;
-
-export class ClientInputError extends Error {
-  override name = 'ClientInputError';
-}
 
 export interface ClientSettings {
   name?: string;
@@ -88,7 +85,7 @@ export async function updateClient(deps: Deps, id: string, input: ClientSettings
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw new ClientInputError(`No client with id ${id}`);
+  if (!row) throw new AppError('CLIENT_NOT_FOUND', { params: { id: id } });
   return row;
 }
 
@@ -129,7 +126,8 @@ export async function revokeKeys(
   if (prefix !== undefined) query = query.where('prefix', '=', prefix);
   const [result] = await query.execute();
   const count = Number(result?.numUpdatedRows ?? 0);
-  if (count === 0 && prefix !== undefined) throw new ClientInputError(`No live key with prefix ${prefix}`);
+  if (count === 0 && prefix !== undefined)
+    throw new AppError('API_KEY_PREFIX_NOT_FOUND', { params: { prefix } });
   return count;
 }
 
@@ -171,7 +169,7 @@ export async function rotateWebhookSecret(
     .select('webhook_secret_enc')
     .where('id', '=', clientId)
     .executeTakeFirst();
-  if (!client) throw new ClientInputError(`No client with id ${clientId}`);
+  if (!client) throw new AppError('CLIENT_NOT_FOUND', { params: { id: clientId } });
   const secret = newWebhookSecret();
   const now = deps.now();
   await deps.db
@@ -191,12 +189,13 @@ const newWebhookSecret = () => WEBHOOK_SECRET_PREFIX + crypto.randomBytes(24).to
 
 async function requireClient(db: Db, id: string): Promise<void> {
   const found = await db.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst();
-  if (!found) throw new ClientInputError(`No client with id ${id}`);
+  if (!found) throw new AppError('CLIENT_NOT_FOUND', { params: { id: id } });
 }
 
+const invalid = (reason: string) => new AppError('CLIENT_INVALID', { params: { reason } });
+
 function checkSettings<T extends ClientSettings>(input: T): T {
-  if (input.name !== undefined && input.name.trim() === '')
-    throw new ClientInputError('name must not be empty');
+  if (input.name !== undefined && input.name.trim() === '') throw invalid('name must not be empty');
   if (input.webhookUrl) {
     let url: URL | undefined;
     try {
@@ -205,31 +204,31 @@ function checkSettings<T extends ClientSettings>(input: T): T {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new ClientInputError(`webhook URL must be an http(s) URL, got ${input.webhookUrl}`);
+      throw invalid(`webhook URL must be an http(s) URL, got ${input.webhookUrl}`);
     }
   }
   if (input.quotaPerHour !== undefined && !(Number.isInteger(input.quotaPerHour) && input.quotaPerHour > 0)) {
-    throw new ClientInputError('quota must be a positive integer (uploads per hour)');
+    throw invalid('quota must be a positive integer (uploads per hour)');
   }
   let serviceWindow = input.serviceWindow;
   if (serviceWindow) {
     try {
       serviceWindow = parseServiceWindow(serviceWindow) === null ? null : serviceWindow.trim().toLowerCase();
     } catch (error) {
-      throw new ClientInputError(`service window: ${(error as Error).message}`);
+      throw invalid(`service window: ${(error as Error).message}`);
     }
   }
   if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
-    throw new ClientInputError(`unknown time zone ${input.timezone} (use an IANA name such as Europe/Paris)`);
+    throw invalid(`unknown time zone ${input.timezone} (use an IANA name such as Europe/Paris)`);
   }
   if (
     input.linkTtlSeconds !== undefined &&
     !(Number.isFinite(input.linkTtlSeconds) && input.linkTtlSeconds >= 60)
   ) {
-    throw new ClientInputError('link validity must be at least 60 seconds');
+    throw invalid('link validity must be at least 60 seconds');
   }
   const unknownEvent = input.webhookEvents?.find((name) => !isEventType(name));
   if (unknownEvent !== undefined)
-    throw new ClientInputError(`unknown event type ${unknownEvent} (known: ${EVENT_TYPES.join(', ')})`);
+    throw invalid(`unknown event type ${unknownEvent} (known: ${EVENT_TYPES.join(', ')})`);
   return serviceWindow === undefined ? input : { ...input, serviceWindow };
 }

@@ -1,6 +1,5 @@
 // Reading inspections back (D5): a client sees its own inspections only.
 import type { Db, InspectionRow, MediaRow } from '../ports/database.js';
-import { findKeyOwner } from './api-keys.js';
 
 export interface InspectionView {
   id: string;
@@ -28,12 +27,6 @@ export interface InspectionView {
     mime: string;
   }[];
   result: unknown;
-}
-
-/** The client owning a live API key, or undefined. */
-export async function clientOfKey(deps: { db: Db; now: () => number }, key: string | undefined) {
-  if (!key) return undefined;
-  return (await findKeyOwner(deps.db, key, deps.now()))?.client;
 }
 
 /** The inspection with its media, when it belongs to `clientId`; undefined otherwise. */

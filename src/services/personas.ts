@@ -1,5 +1,6 @@
 // Personas (D7): integer ids owned by a client, created from a built-in template and customisable:
 // name, language, ordered capture steps, video length bounds, branding. Used by the CLI and the API.
+import { AppError } from '../domain/errors.js';
 import type { Db, PersonaRow, PersonasTable } from '../ports/database.js';
 import {
   SUPPORTED_LANGUAGES,
@@ -8,10 +9,6 @@ import {
   type CaptureStep,
   type PersonaKind,
 } from '../domain/personas.js';
-
-export class PersonaInputError extends Error {
-  override name = 'PersonaInputError';
-}
 
 /** What may be set on a persona; anything absent keeps its template (or current) value. */
 export interface PersonaSettings {
@@ -45,7 +42,7 @@ export async function createPersona(
     .select(['id', 'name'])
     .where('id', '=', input.clientId)
     .executeTakeFirst();
-  if (!client) throw new PersonaInputError(`No client with id ${input.clientId}`);
+  if (!client) throw new AppError('CLIENT_NOT_FOUND', { params: { id: input.clientId } });
   const template = templateFor(input.kind);
   const values = checked(input.kind, {
     name: input.name ?? template.name,
@@ -103,7 +100,7 @@ const COLOUR = /^#[0-9a-fA-F]{6}$/;
 /** Longest walk-around video a persona may ask for; the upload limit (100 MB) bounds it anyway. */
 const VIDEO_MAX_SECONDS = 600;
 
-/** The columns of a persona whose settings all hold; throws PersonaInputError naming the first bad one. */
+/** The columns of a persona whose settings all hold; throws PERSONA_INVALID naming the first bad one. */
 function checked(
   kind: PersonaKind,
   s: Required<PersonaSettings>,
@@ -112,7 +109,7 @@ function checked(
   'name' | 'language' | 'steps' | 'video_min_seconds' | 'video_max_seconds' | 'branding'
 > {
   const fail = (message: string) => {
-    throw new PersonaInputError(message);
+    throw new AppError('PERSONA_INVALID', { params: { reason: message } });
   };
   if (s.name.trim() === '' || s.name.length > 200) fail('name must be 1 to 200 characters');
   if (!(SUPPORTED_LANGUAGES as readonly string[]).includes(s.language))

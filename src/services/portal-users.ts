@@ -2,7 +2,10 @@
 // with scrypt (Node's built-in, memory-hard KDF) and a per-user salt.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { AppError } from '../domain/errors.js';
 import type { Db, PortalUserRow } from '../ports/database.js';
+
+const invalidUser = (reason: string) => new AppError('USER_INVALID', { params: { reason } });
 
 const scrypt = promisify(crypto.scrypt) as (
   password: string,
@@ -11,10 +14,6 @@ const scrypt = promisify(crypto.scrypt) as (
   opts: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
-
-export class UserInputError extends Error {
-  override name = 'UserInputError';
-}
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
@@ -42,26 +41,26 @@ export async function createPortalUser(
   input: { email: string; password: string; role: 'operator' | 'client'; clientId?: string },
 ): Promise<PortalUserRow> {
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw new UserInputError(`${input.email} is not an e-mail address`);
-  if (input.password.length < 12) throw new UserInputError('password must have at least 12 characters');
+  if (!EMAIL.test(email)) throw invalidUser(`${input.email} is not an e-mail address`);
+  if (input.password.length < 12) throw invalidUser('password must have at least 12 characters');
   if (input.role === 'client' && input.clientId === undefined)
-    throw new UserInputError('a client user needs --client');
+    throw invalidUser('a client user needs --client');
   if (input.role === 'operator' && input.clientId !== undefined)
-    throw new UserInputError('an operator belongs to no client');
+    throw invalidUser('an operator belongs to no client');
   if (input.clientId !== undefined) {
     const client = await deps.db
       .selectFrom('clients')
       .select('id')
       .where('id', '=', input.clientId)
       .executeTakeFirst();
-    if (!client) throw new UserInputError(`No client with id ${input.clientId}`);
+    if (!client) throw new AppError('CLIENT_NOT_FOUND', { params: { id: input.clientId } });
   }
   const taken = await deps.db
     .selectFrom('portal_users')
     .select('id')
     .where('email', '=', email)
     .executeTakeFirst();
-  if (taken) throw new UserInputError(`A user with e-mail ${email} exists already`);
+  if (taken) throw invalidUser(`A user with e-mail ${email} exists already`);
   const row: PortalUserRow = {
     id: crypto.randomUUID(),
     email,

@@ -2,11 +2,8 @@
 // next result gets the next version number.
 import { type Db, inTransaction } from '../ports/database.js';
 import type { JobQueue } from '../ports/job-queue.js';
+import { AppError } from '../domain/errors.js';
 import { jobKeys } from '../domain/jobs.js';
-
-export class InspectionNotFoundError extends Error {
-  override name = 'InspectionNotFoundError';
-}
 
 export async function requestReanalysis(
   deps: { db: Db; queue: JobQueue; now: () => number },
@@ -18,7 +15,7 @@ export async function requestReanalysis(
       .select(['id', 'result_version'])
       .where('id', '=', inspectionId)
       .executeTakeFirst();
-    if (!inspection) throw new InspectionNotFoundError(`No inspection ${inspectionId}`);
+    if (!inspection) throw new AppError('INSPECTION_NOT_FOUND', { params: { id: inspectionId } });
     await trx
       .updateTable('inspections')
       .set({ status: 'queued', updated_at: deps.now() })

@@ -1,22 +1,13 @@
-// The capture app's quality pre-check (D8) on one worker thread, started on first use and stopped when
+// The capture app's photo quality pre-check on one worker thread, started on first use and stopped when
 // idle: the API role has no analysis pool, and one photo at a time is enough for a hint before upload.
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { QualityPart } from '../domain/result/image-parts.js';
-
-export interface QualityPool {
-  /** The photo's quality, or 'undecodable'; rejects with QualityPoolBusyError when the queue is full. */
-  check(path: string, mime: string): Promise<QualityPart | 'undecodable'>;
-  close(): Promise<void>;
-}
-
-export class QualityPoolBusyError extends Error {
-  override name = 'QualityPoolBusyError';
-}
+import { PhotoQualityBusyError, type PhotoQuality } from '../ports/photo-quality.js';
 
 const MAX_WAITING = 32;
 
-export function createQualityPool(opts: { threads?: number } = {}): QualityPool {
+export function createQualityPool(opts: { threads?: number } = {}): PhotoQuality {
   // Compiled: the .js beside this file. Under the test runner (TypeScript sources): the .ts through tsx.
   const fromSource = import.meta.url.endsWith('.ts');
   const pool = new Piscina({
@@ -31,7 +22,7 @@ export function createQualityPool(opts: { threads?: number } = {}): QualityPool 
     check(path, mime) {
       // Waiting checks beyond the bound are refused rather than queued without end.
       if (pool.queueSize >= MAX_WAITING)
-        return Promise.reject(new QualityPoolBusyError('quality checks are busy'));
+        return Promise.reject(new PhotoQualityBusyError('quality checks are busy'));
       return pool.run({ path, mime }) as Promise<QualityPart | 'undecodable'>;
     },
     close: () => pool.destroy(),

@@ -5,7 +5,6 @@ import { buildStorageDeps } from '../../src/deps.js';
 import { findKeyOwner } from '../../src/services/api-keys.js';
 import { createDemoClientOnce } from '../../src/services/bootstrap.js';
 import {
-  ClientInputError,
   createClient,
   listClients,
   revokeKeys,
@@ -13,8 +12,9 @@ import {
   updateClient,
 } from '../../src/services/clients.js';
 import { spendCredential } from '../../src/services/session-tokens.js';
-import { createPersona, listPersonas, PersonaInputError } from '../../src/services/personas.js';
-import { createPortalUser, UserInputError, verifyPassword } from '../../src/services/portal-users.js';
+import { createPersona, listPersonas } from '../../src/services/personas.js';
+import { AppError } from '../../src/domain/errors.js';
+import { createPortalUser, verifyPassword } from '../../src/services/portal-users.js';
 import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';
 
 type Storage = Awaited<ReturnType<typeof buildStorageDeps>>;
@@ -83,7 +83,9 @@ describe.each(BACKENDS)('database on %s', (backend) => {
     });
 
     it('refuses to update an unknown client', async () => {
-      await expect(updateClient(deps, 'nope', { quotaPerHour: 5 })).rejects.toThrow(ClientInputError);
+      await expect(updateClient(deps, 'nope', { quotaPerHour: 5 })).rejects.toMatchObject({
+        code: 'CLIENT_NOT_FOUND',
+      });
     });
 
     it('lists clients with the prefixes of their live keys only', async () => {
@@ -153,9 +155,9 @@ describe.each(BACKENDS)('database on %s', (backend) => {
     });
 
     it('refuses an unknown client or language', async () => {
-      await expect(createPersona(deps, { clientId: 'nope', kind: 'photo' })).rejects.toThrow(
-        PersonaInputError,
-      );
+      await expect(createPersona(deps, { clientId: 'nope', kind: 'photo' })).rejects.toMatchObject({
+        code: 'CLIENT_NOT_FOUND',
+      });
       const { client } = await createClient(deps, { name: 'Lang' });
       await expect(
         createPersona(deps, { clientId: client.id, kind: 'photo', language: 'xx' }),
@@ -193,7 +195,7 @@ describe.each(BACKENDS)('database on %s', (backend) => {
         { email: 'd@users.test', password: 'long enough pass', role: 'client' as const, clientId: 'nope' },
       ];
       for (const attempt of attempts)
-        await expect(createPortalUser(deps, attempt)).rejects.toThrow(UserInputError);
+        await expect(createPortalUser(deps, attempt)).rejects.toBeInstanceOf(AppError);
     });
   });
 });

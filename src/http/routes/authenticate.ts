@@ -4,6 +4,7 @@ import { AppError } from '../../domain/errors.js';
 import { authenticate } from '../../services/authenticate.js';
 import { renewCredentials } from '../../services/session-tokens.js';
 import type { Deps } from '../../deps.js';
+import { bearerToken } from '../plugins/auth.js';
 import { AuthenticateBody, AuthError, Credentials } from '../schemas/auth.js';
 
 const OTHER_METHODS = ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -61,8 +62,3 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     });
   }
 };
-
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
-}

@@ -2,20 +2,18 @@
 // persona id is the `personaId` of /superappToken. Another client's persona is answered as unknown.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
 import { SUPPORTED_LANGUAGES } from '../../domain/personas.js';
-import { clientOfKey } from '../../services/inspections.js';
 import {
   createPersona,
   getPersona,
   listPersonas,
-  PersonaInputError,
   personaView,
   updatePersona,
   type PersonaSettings,
 } from '../../services/personas.js';
+import { callerClient } from '../plugins/auth.js';
 
 const Step = Type.Object(
   {
@@ -62,55 +60,46 @@ const settingsOf = (body: Static<typeof UpdateBody>): PersonaSettings => ({
   ...(body.branding !== undefined && { branding: body.branding }),
 });
 
-/** Runs a change; a rule the persona breaks becomes a 400 naming it. */
-async function applying<T>(change: () => Promise<T>): Promise<T> {
-  try {
-    return await change();
-  } catch (error) {
-    if (error instanceof PersonaInputError)
-      throw new AppError('PERSONA_INVALID', { params: { reason: error.message } });
-    throw error;
-  }
-}
-
 export const personaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  const clientOf = async (request: FastifyRequest) => {
-    const header = request.headers['x-api-key'];
-    const client = await clientOfKey(deps, typeof header === 'string' ? header : undefined);
-    if (!client) throw new AppError('API_KEY_REQUIRED');
-    return client;
-  };
-  const common = { tags: ['Personas'], security: [{ apiKey: [] }] };
+  const config = { auth: 'apiKey' } as const;
+  const tags = ['Personas'];
 
-  app.get('/api/personas', { schema: { ...common, summary: "The client's personas" } }, async (request) => {
-    const client = await clientOf(request);
-    return { personas: (await listPersonas(deps.db, client.id)).map(personaView) };
-  });
+  app.get(
+    '/api/personas',
+    { config, schema: { tags, summary: "The client's personas" } },
+    async (request) => ({
+      personas: (await listPersonas(deps.db, callerClient(request).id)).map(personaView),
+    }),
+  );
 
   app.post(
     '/api/personas',
     {
+      config,
       schema: {
-        ...common,
+        tags,
         summary: 'Create a persona from the photo or video template, with any setting changed',
         body: CreateBody,
       },
     },
     async (request, reply) => {
-      const client = await clientOf(request);
-      const persona = await applying(() =>
-        createPersona(deps, { clientId: client.id, kind: request.body.kind, ...settingsOf(request.body) }),
-      );
+      const persona = await createPersona(deps, {
+        clientId: callerClient(request).id,
+        kind: request.body.kind,
+        ...settingsOf(request.body),
+      });
       return reply.status(201).send(personaView(persona));
     },
   );
 
   app.get(
     '/api/personas/:id',
-    { schema: { ...common, summary: 'One persona', params: IdParams } },
+    { config, schema: { tags, summary: 'One persona', params: IdParams } },
     async (request) => {
-      const client = await clientOf(request);
-      const persona = await getPersona(deps.db, { id: Number(request.params.id), clientId: client.id });
+      const persona = await getPersona(deps.db, {
+        id: Number(request.params.id),
+        clientId: callerClient(request).id,
+      });
       if (!persona) throw new AppError('NOT_FOUND');
       return personaView(persona);
     },
@@ -118,15 +107,12 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.patch(
     '/api/personas/:id',
-    { schema: { ...common, summary: 'Change settings of a persona', params: IdParams, body: UpdateBody } },
+    { config, schema: { tags, summary: 'Change settings of a persona', params: IdParams, body: UpdateBody } },
     async (request) => {
-      const client = await clientOf(request);
-      const persona = await applying(() =>
-        updatePersona(
-          deps.db,
-          { id: Number(request.params.id), clientId: client.id },
-          settingsOf(request.body),
-        ),
+      const persona = await updatePersona(
+        deps.db,
+        { id: Number(request.params.id), clientId: callerClient(request).id },
+        settingsOf(request.body),
       );
       if (!persona) throw new AppError('NOT_FOUND');
       return personaView(persona);

@@ -1,5 +1,6 @@
 // The outbox as operators and the portal see it: link messages, newest first, with their state. The
 // body holds the link itself, so a held message can be passed on by hand.
+import { AppError } from '../../domain/errors.js';
 import type { Db, OutboxMessageRow, OutboxStatus } from '../../ports/database.js';
 
 export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sent', 'failed', 'held'];
@@ -10,29 +11,14 @@ export interface OutboxFilter {
   limit: number;
 }
 
-export interface OutboxView {
-  id: string;
-  client_id: string;
-  link_id: string | null;
-  channel: 'email' | 'sms';
-  recipient: string;
-  language: string;
-  subject: string | null;
-  body: string;
-  status: OutboxStatus;
-  attempts: number;
-  last_error: string | null;
-  provider_message_id: string | null;
+/** An outbox message as listed: its row, with its times as ISO 8601 text. */
+export type OutboxView = Omit<OutboxMessageRow, 'created_at' | 'updated_at' | 'sent_at'> & {
   created_at: string;
   updated_at: string;
   sent_at: string | null;
-}
+};
 
-export class OutboxInputError extends Error {
-  override name = 'OutboxInputError';
-}
-
-/** The messages matching `filter`; throws OutboxInputError for a client that does not exist. */
+/** The messages matching `filter`; throws CLIENT_NOT_FOUND for a client that does not exist. */
 export async function listOutbox(db: Db, filter: OutboxFilter): Promise<OutboxView[]> {
   let query = db
     .selectFrom('outbox_messages')
@@ -50,7 +36,7 @@ export async function listOutbox(db: Db, filter: OutboxFilter): Promise<OutboxVi
       .select('id')
       .where('id', '=', filter.clientId)
       .executeTakeFirst();
-    if (!client) throw new OutboxInputError(`No client with id ${filter.clientId}`);
+    if (!client) throw new AppError('CLIENT_NOT_FOUND', { params: { id: filter.clientId } });
   }
   return rows.map(outboxView);
 }

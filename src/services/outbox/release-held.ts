@@ -3,11 +3,10 @@
 // one transaction. Only held messages still hold their link; sent and failed ones are redacted.
 import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
+import { AppError } from '../../domain/errors.js';
 import { jobKeys } from '../../domain/jobs.js';
 
-export class ReleaseError extends Error {
-  override name = 'ReleaseError';
-}
+const notHeld = (reason: string) => new AppError('OUTBOX_NOT_HELD', { params: { reason } });
 
 export async function releaseHeldMessage(
   deps: { db: Db; queue: JobQueue; now: () => number; configured: (channel: 'email' | 'sms') => boolean },
@@ -19,10 +18,10 @@ export async function releaseHeldMessage(
       .select(['status', 'channel', 'attempts'])
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!message) throw new ReleaseError(`No outbox message with id ${id}`);
-    if (message.status !== 'held') throw new ReleaseError(`Message ${id} is ${message.status}, not held`);
+    if (!message) throw new AppError('OUTBOX_MESSAGE_NOT_FOUND', { params: { id } });
+    if (message.status !== 'held') throw notHeld(`Message ${id} is ${message.status}, not held`);
     if (!deps.configured(message.channel))
-      throw new ReleaseError(
+      throw notHeld(
         `No ${message.channel === 'email' ? 'mail server (SMTP_URL)' : 'SMS provider (SMS_PROVIDER)'} is configured`,
       );
     const attempt = message.attempts + 1;

@@ -81,28 +81,25 @@ export async function listDeliveries(
   }));
 }
 
-export class MessageNotFoundError extends Error {
-  override name = 'MessageNotFoundError';
-}
-
 /**
- * Queues one more attempt of the message (same `webhook-id`). `clientId` limits it to the client's own
- * messages (API); the operator CLI passes null.
+ * Queues one more attempt of the message (same `webhook-id`); false when there is no such message in
+ * the scope. `clientId` limits it to the client's own messages (API); the operator CLI passes null.
  */
 export async function resendMessage(
   deps: { db: Db; queue: JobQueue },
   messageId: string,
   scope: { clientId: string | null; inspectionId?: string },
-): Promise<void> {
-  await inTransaction(deps.db, async (trx) => {
+): Promise<boolean> {
+  return inTransaction(deps.db, async (trx) => {
     let query = trx.selectFrom('webhook_messages').select('id').where('id', '=', messageId);
     if (scope.clientId !== null) query = query.where('client_id', '=', scope.clientId);
     if (scope.inspectionId !== undefined) query = query.where('inspection_id', '=', scope.inspectionId);
-    if (!(await query.executeTakeFirst())) throw new MessageNotFoundError(`No webhook message ${messageId}`);
+    if (!(await query.executeTakeFirst())) return false;
     await deps.queue.enqueue(trx, {
       task: 'deliver-webhook',
       key: jobKeys.resend(messageId, crypto.randomUUID()),
       payload: { messageId, manual: true },
     });
+    return true;
   });
 }

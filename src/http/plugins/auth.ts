@@ -1,0 +1,84 @@
+// Authentication, once for every route: a route names the credential it takes in its config
+// (`config: { auth: 'apiKey' }`), and one onRequest hook checks that credential before the body is read,
+// then hands the caller to the handler on the request. The same name declares the route's OpenAPI
+// security, so the document cannot drift from what is checked. Routes without `auth` are public, or
+// check their credential themselves where the interface fixes the order of errors (/superappToken reads
+// its key from the body; /api/refresh spends its token).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../domain/errors.js';
+import type { ClientRow } from '../../ports/database.js';
+import { clientOfKey } from '../../services/api-keys.js';
+import { linkOfToken, type OpenLink } from '../../services/links/capture.js';
+import { verifyToken, type TokenClaims } from '../../services/session-tokens.js';
+
+/** The credentials a route may require, each the name of its OpenAPI security scheme. */
+export type Credential = 'apiKey' | 'uploadToken' | 'linkToken';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The credential the route requires; checked before the body is read. */
+    auth?: Credential;
+  }
+  interface FastifyRequest {
+    /** Set by the `apiKey` check: the client whose live key is in `x-api-key`. */
+    client?: ClientRow;
+    /** Set by the `uploadToken` check: the claims of the `refresh_token` in `Authorization`. */
+    uploadClaims?: TokenClaims;
+    /** Set by the `linkToken` check: the open link whose token is in `Authorization`. */
+    link?: OpenLink;
+  }
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+type Check = (request: FastifyRequest) => Promise<void>;
+
+function checks(deps: Deps): Record<Credential, Check> {
+  return {
+    async apiKey(request) {
+      const header = request.headers['x-api-key'];
+      const client = await clientOfKey(deps, typeof header === 'string' ? header : undefined);
+      if (!client) throw new AppError('API_KEY_REQUIRED');
+      request.client = client;
+    },
+    async uploadToken(request) {
+      const token = bearerToken(request.headers.authorization);
+      const claims = token === undefined ? undefined : await verifyToken(deps, token, 'upload');
+      if (!claims) throw new AppError('UPLOAD_UNAUTHORIZED');
+      request.uploadClaims = claims;
+    },
+    async linkToken(request) {
+      request.link = await linkOfToken(deps, bearerToken(request.headers.authorization));
+    },
+  };
+}
+
+export const authPlugin = fp(async function auth(app: FastifyInstance, { deps }: { deps: Deps }) {
+  const byCredential = checks(deps);
+  app.addHook('onRoute', (route) => {
+    const credential = route.config?.auth;
+    if (credential === undefined || route.schema?.hide) return;
+    route.schema = { ...route.schema, security: [{ [credential]: [] }] };
+  });
+  app.addHook('onRequest', async (request) => {
+    const credential = request.routeOptions.config?.auth;
+    if (credential !== undefined) await byCredential[credential](request);
+  });
+});
+
+/** What a route's check set, or a failure of ours when the route did not declare that credential. */
+function required<T>(value: T | undefined, credential: Credential): T {
+  if (value === undefined) throw new Error(`route used its ${credential} caller without declaring auth`);
+  return value;
+}
+
+export const callerClient = (request: FastifyRequest): ClientRow => required(request.client, 'apiKey');
+export const callerUpload = (request: FastifyRequest): TokenClaims =>
+  required(request.uploadClaims, 'uploadToken');
+export const callerLink = (request: FastifyRequest): OpenLink => required(request.link, 'linkToken');
