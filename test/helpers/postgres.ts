@@ -1,7 +1,12 @@
-// Throwaway PostgreSQL databases on the machine's server: one per test file, dropped afterwards.
+// Throwaway PostgreSQL databases: one per test file, dropped afterwards, on the server of the run.
 import crypto from 'node:crypto';
 import pg from 'pg';
 
+/**
+ * A superuser URL of the server: `TEST_POSTGRES_URL`, else the machine's server on 127.0.0.1:5432.
+ * In a test run the global setup (./global-setup.ts) chooses the server before the workers start and
+ * sets `TEST_POSTGRES_URL` when it is not that one (an embedded server); the benches use these two.
+ */
 export const POSTGRES_ADMIN_URL =
   process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
