@@ -1,14 +1,28 @@
-// Once per test run, before any worker starts: picks the PostgreSQL the tests use.
+// Once per test run, before any worker starts: picks the PostgreSQL and the Redis the tests use.
 //
-// `TEST_POSTGRES_URL` when set; else the server on 127.0.0.1:5432 when one answers; else a
+// PostgreSQL: `TEST_POSTGRES_URL` when set; else the server on 127.0.0.1:5432 when one answers; else a
 // throwaway embedded server, stopped and removed at the end of the run. The workers get the URL in
 // `TEST_POSTGRES_URL` (they inherit this process's environment; see ./postgres.ts).
+//
+// Redis: `TEST_REDIS_URL` or `REDIS_URL` when set (it must answer), else redis://127.0.0.1:6379 when it
+// answers. The tests read it with `inject('redisUrl')`; null means none answered: the Redis tests are
+// skipped and the end of the run says so.
 import net from 'node:net';
+import { Redis } from 'ioredis';
 import pg from 'pg';
+import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { POSTGRES_ADMIN_URL } from './postgres.js';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The Redis the Redis tests use, or null when none answered (they are skipped). */
+    redisUrl: string | null;
+  }
+}
+
 const DEFAULT_POSTGRES = { host: '127.0.0.1', port: 5432 };
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** A URL without its password, for printing. */
 function shown(url: string): string {
@@ -71,9 +85,48 @@ async function choosePostgres(): Promise<{ stop?: () => Promise<void> }> {
   };
 }
 
-export default async function setup(): Promise<() => Promise<void>> {
+async function redisAnswers(url: string): Promise<boolean> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The Redis of this run, or null when the default one does not answer. */
+async function chooseRedis(): Promise<string | null> {
+  const given = process.env.TEST_REDIS_URL || process.env.REDIS_URL;
+  const url = given ?? DEFAULT_REDIS_URL;
+  if (await redisAnswers(url)) {
+    console.log(`Redis: ${shown(url)}`);
+    return url;
+  }
+  if (given) throw new Error(`The Redis tests were asked to use ${shown(url)}, which does not answer.`);
+  return null;
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const redisUrl = await chooseRedis();
+  project.provide('redisUrl', redisUrl);
   const postgres = await choosePostgres();
   return async () => {
     await postgres.stop?.();
+    if (!redisUrl) {
+      // After the summary: a run that did not test the Redis adapter must say so.
+      process.stderr.write(
+        `\nRedis adapter NOT tested: no Redis server answered at ${DEFAULT_REDIS_URL} (set REDIS_URL)\n`,
+      );
+    }
   };
 }
