@@ -2,10 +2,23 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    globalSetup: ['test/helpers/global-setup.ts'],
+    projects: [
+      // `npm run test:unit`: the tests of src/ (analyzers, domain rules, pure services). They need no
+      // build, no database and no other server.
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
+      // HTTP, contract and end-to-end tests: on the PostgreSQL and Redis the global setup chooses, some on
+      // the build (npm test builds first).
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          globalSetup: ['test/helpers/global-setup.ts'],
+        },
+      },
+    ],
   },
 });
