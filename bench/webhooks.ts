@@ -1,5 +1,6 @@
-// Webhook delivery (D6) of the built service over HTTP, to a receiver in this process that verifies every
-// signature with the Standard Webhooks reference implementation (`standardwebhooks`), in one run:
+// Webhook delivery (docs/webhooks.md) of the built service over HTTP, to a receiver in this process that
+// verifies every signature with the Standard Webhooks reference implementation (`standardwebhooks`).
+// In one run:
 //   a. deliveries/s of `inspection.received`: BENCH_UPLOADS uploads (default 200) of one small JPEG,
 //      BENCH_CONCURRENCY at a time (default 4), fresh credentials each, no callback_url (the client's
 //      webhook URL). Rate = messages received / time from the first to the last one received. The worker

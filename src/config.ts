@@ -227,7 +227,7 @@ export const settingsSchema = Type.Object({
       }),
     {
       description:
-        'Waits before each retry of a webhook delivery that failed (D6); after the last, the message is marked failed.',
+        'Waits before each retry of a webhook delivery that failed; after the last, the message is marked failed.',
       examples: ['5s,5m,30m,2h,5h,10h,10h'],
       hint: 'comma-separated durations such as 5s,5m,30m',
     },
@@ -235,7 +235,7 @@ export const settingsSchema = Type.Object({
   SMTP_URL: Type.Optional(
     setting((o) => Type.String({ pattern: '^smtps?://[^\\s/?#]+/?$', ...o }), {
       description:
-        'Mail server for link e-mails (D7): `smtp://` (STARTTLS, port 587; see SMTP_REQUIRE_TLS) or `smtps://` (TLS from the start, port 465), with optional `user:password@`. Unset: e-mails stay in the outbox (`held`).',
+        'Mail server for link e-mails: `smtp://` (STARTTLS, port 587; see SMTP_REQUIRE_TLS) or `smtps://` (TLS from the start, port 465), with optional `user:password@`. Unset: e-mails stay in the outbox (`held`).',
       examples: ['smtps://mailer:password@mail.example.com:465', 'smtp://relay.internal:25'],
       hint: 'a URL such as smtp://user:password@mail.example.com:587 or smtps://mail.example.com:465',
       secret: true,
@@ -259,7 +259,7 @@ export const settingsSchema = Type.Object({
   SMS_PROVIDER: Type.Optional(
     setting((o) => Type.Union([Type.Literal('twilio'), Type.Literal('json')], o), {
       description:
-        'HTTP provider of link SMS (D7): `twilio` (the Twilio Messages API or a compatible one) or `json` (a generic JSON webhook, `SMS_URL`). Unset: SMS stay in the outbox (`held`).',
+        'HTTP provider of link SMS: `twilio` (the Twilio Messages API or a compatible one) or `json` (a generic JSON webhook, `SMS_URL`). Unset: SMS stay in the outbox (`held`).',
       examples: ['twilio', 'json'],
       hint: 'twilio or json',
     }),
@@ -346,7 +346,7 @@ export interface Config {
   jobLeaseMs: number;
   /** Seconds before each webhook retry. */
   webhookRetrySchedule: number[];
-  /** Link messages (D7): e-mail and SMS providers, each optional, and their retry schedule. */
+  /** Link messages (docs/messages.md): e-mail and SMS providers, each optional, and their retry schedule. */
   messages: MessageSettings;
   workerConcurrency: number;
   logLevel: Settings['LOG_LEVEL'];
@@ -392,7 +392,10 @@ export type SmsSettings =
   | { provider: 'twilio'; url: string; accountSid: string; authToken: string; from: string }
   | { provider: 'json'; url: string; authToken: string | undefined; from: string | undefined };
 
-/** Where damage detection comes from (D5): a local ONNX file, a KServe v2 server, or nothing. */
+/**
+ * Where damage detection comes from: a local ONNX file, a KServe v2 server, or nothing
+ * (docs/result.md#what-it-holds; the settings are in docs/configuration.md).
+ */
 export type DamageModelSettings = (
   | { kind: 'onnx'; modelPath: string; labelsPath: string }
   | { kind: 'kserve'; url: string; model: string }

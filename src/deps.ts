@@ -49,7 +49,7 @@ export interface Deps {
   uploadQuota: UploadQuota;
   /** The one way out to the network (media URLs, webhooks, providers). */
   safeFetch: SafeFetch & { close(): Promise<void> };
-  /** Link messages (D7): e-mail and SMS providers of the configuration. */
+  /** Link messages (docs/messages.md#providers): e-mail and SMS providers of the configuration. */
   notifier: Notifier;
   /** Whether a live worker can take analysis work (uploads answer 503 when not). */
   analysisAvailable: () => Promise<boolean>;

@@ -1,7 +1,8 @@
-// Damage detection (D5): runs the configured damage model on the preview and reports what it found,
+// Damage detection: runs the configured damage model on the preview and reports what it found,
 // with part and type from the model's labels and a severity from the documented heuristic. Without a
 // model the part says so (`not_configured`) and lists nothing. A model failure is thrown, so the
 // pipeline records it as this analyzer's error instead of a result that looks like "no damage".
+// The `damage` part it writes: docs/result.md#what-it-holds.
 import { damageSeverity, DamagePart } from '../domain/result/damage-part.js';
 import type { DamageModel, RawDetection } from '../ports/damage-model.js';
 import type { ImageAnalyzer } from './analyzer.js';

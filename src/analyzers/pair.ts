@@ -1,4 +1,4 @@
-// Before/after pairs (D5): how similar two photos are and where they differ, by block SSIM.
+// Before/after pairs (docs/result.md): how similar two photos are and where they differ, by block SSIM.
 //
 // This assumes roughly aligned shots (same camera position and framing): blocks are compared at the same
 // place in both photos, with no registration. A shifted, zoomed or rotated second shot reads as changed

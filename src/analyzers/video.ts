@@ -1,6 +1,6 @@
-// Videos (D5): facts from ffprobe and keyframes from ffmpeg, both run from the binaries that the npm
-// packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe carry (nothing is fetched at run
-// time). The pipeline analyses each keyframe as an image; this module only writes the JPEGs.
+// Videos (docs/result.md#what-it-holds): facts from ffprobe and keyframes from ffmpeg, both run from the
+// binaries that the npm packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe carry (nothing is
+// fetched at run time). The pipeline analyses each keyframe as an image; this module only writes the JPEGs.
 //
 // The tools run without a shell, read only local files (`-protocol_whitelist file`) and open only the
 // containers uploads may hold (`-format_whitelist`): an uploaded "video" that is really an HLS playlist

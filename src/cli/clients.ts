@@ -1,4 +1,5 @@
-// walkaround clients create|update|list|revoke-key|rotate-key|rotate-webhook-secret (D9)
+// walkaround clients create|update|list|revoke-key|rotate-key|rotate-webhook-secret: see
+// README.md#operating-it, and docs/api.md#operator-settings for what each setting changes for integrators.
 import { Command } from 'commander';
 import {
   createClient,

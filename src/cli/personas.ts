@@ -1,4 +1,4 @@
-// walkaround personas create|list (D9)
+// walkaround personas create|list (README.md#operating-it, docs/api.md#personas)
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { PersonaRow } from '../ports/database.js';

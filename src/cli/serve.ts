@@ -1,4 +1,4 @@
-// walkaround serve [--role api|worker|all] (D1): what `npm start` runs.
+// walkaround serve [--role api|worker|all] (README.md#operating-it): what `npm start` runs.
 import closeWithGrace from 'close-with-grace';
 import { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';

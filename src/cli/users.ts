@@ -1,4 +1,4 @@
-// walkaround users create (D9): portal accounts.
+// walkaround users create (README.md#operating-it): portal accounts.
 import crypto from 'node:crypto';
 import { text } from 'node:stream/consumers';
 import { Command } from 'commander';

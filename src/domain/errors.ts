@@ -1,7 +1,8 @@
-// The error catalogue: every message a client can see, once. The spec's texts are kept to the letter,
-// quirks included ("Something Went Worng"). docs/errors.md is generated from this table.
+// The error catalogue: every message a client can see, once. The texts integrators already code against
+// are kept to the letter, quirks included ("Something Went Worng"; see docs/api.md#deliberate-quirks).
+// docs/errors.md is generated from this table.
 
-/** Which response body shape an error is rendered in (DECISIONS D3, D4, D7). */
+/** Which response body shape an error is rendered in (docs/api.md#error-bodies). */
 export type Surface = 'auth' | 'upload' | 'link' | 'plain';
 
 interface CatalogueEntry {
@@ -13,7 +14,7 @@ interface CatalogueEntry {
 }
 
 export const catalogue = {
-  // Authentication: spec 7.2, D3.
+  // Authentication: docs/api.md#authenticate and docs/api.md#refresh.
   AUTH_INVALID_REQUEST: {
     status: 400,
     message: 'Invalid API key',
@@ -51,7 +52,7 @@ export const catalogue = {
     when: 'An unexpected failure while authenticating (logged with the request id).',
   },
 
-  // Upload: spec 7.1, 8, D4.
+  // Upload: docs/api.md#upload-errors and docs/api.md#limits.
   UPLOAD_UNAUTHORIZED: {
     status: 401,
     message: 'Unauthorized',
@@ -110,13 +111,13 @@ export const catalogue = {
     status: 400,
     message: 'Please upload image less than 70 MB.',
     surface: 'upload',
-    when: 'One image file of 70 MB or more (not in the spec; keeps one request bounded).',
+    when: "One image file of 70 MB or more (walkaround's own limit; keeps one request bounded).",
   },
   UPLOAD_TOO_MANY_VIDEOS: {
     status: 400,
     message: 'Maximum 10 videos upload possible',
     surface: 'upload',
-    when: 'More than 10 videos in one request (not in the spec; keeps one request bounded).',
+    when: "More than 10 videos in one request (walkaround's own limit; keeps one request bounded).",
   },
   UPLOAD_FIELD_REQUIRED: {
     status: 400,
@@ -185,7 +186,7 @@ export const catalogue = {
     when: 'Anything unexpected (logged with the request id).',
   },
 
-  // Inspection links: spec 7.3, D7.
+  // Inspection links: docs/api.md#superapptoken.
   LINK_KEY_MISSING: {
     status: 403,
     message: 'Forbidden: Invalid Request',
@@ -241,7 +242,7 @@ export const catalogue = {
     when: 'A field of the wrong type (for example `caseId` not a string, `inputMetaData` not an object).',
   },
 
-  // The capture API behind a link (D8): authorised by the link token alone.
+  // The capture API behind a link (docs/api.md#capture-api): authorised by the link token alone.
   CAPTURE_LINK_INVALID: {
     status: 401,
     message: 'Link not valid',
@@ -407,7 +408,7 @@ export function renderMessage(code: ErrorCode, params: Record<string, string> = 
   return catalogue[code].message.replace(/<(\w+)>/g, (whole, name: string) => params[name] ?? whole);
 }
 
-/** The entry answered for an error no rule foresaw, per surface (D3, D4, D7). */
+/** The entry answered for an error no rule foresaw, per surface (docs/api.md#error-bodies). */
 export const unexpectedErrorFor: Record<Surface, ErrorCode> = {
   auth: 'AUTH_INTERNAL',
   upload: 'UPLOAD_UNEXPECTED',

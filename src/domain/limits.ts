@@ -1,4 +1,4 @@
-// What an upload may hold (spec 4.2, 4.3, 8; D4): allowed extensions and their kind, counts and sizes.
+// What an upload may hold (docs/api.md#limits): allowed extensions and their kind, counts and sizes.
 // 1 MB is 1,048,576 bytes throughout.
 export type MediaKind = 'image' | 'video';
 
@@ -28,9 +28,9 @@ export const LIMITS = {
   urlVideoMaxBytes: 70 * MB,
   /** Sum of the images of one URL upload. */
   urlImagesMaxBytes: 70 * MB,
-  /** Not in the spec: one image file may not exceed this (keeps one request bounded). */
+  /** One image file may not exceed this (walkaround's own limit; keeps one request bounded). */
   imageMaxBytes: 70 * MB,
-  /** Not in the spec: videos per request (keeps one request bounded). */
+  /** Videos per request (walkaround's own limit; keeps one request bounded). */
   maxVideos: 10,
 } as const;
 

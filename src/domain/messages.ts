@@ -1,6 +1,6 @@
-// The texts of link messages (D7): an SMS and an e-mail inviting the customer to the capture app, in
-// each language a persona can have. Pure: no I/O. The outbox keeps the rendered text; the e-mail's HTML
-// part is derived from that text when it is sent, so the stored row is exactly what goes out.
+// The texts of link messages (docs/messages.md#templates): an SMS and an e-mail inviting the customer to the
+// capture app, in each language a persona can have. Pure: no I/O. The outbox keeps the rendered text; the
+// e-mail's HTML part is derived from that text when it is sent, so the stored row is exactly what goes out.
 import { SUPPORTED_LANGUAGES } from './personas.js';
 
 export type MessageLanguage = (typeof SUPPORTED_LANGUAGES)[number];

@@ -1,5 +1,5 @@
-// Personas (D7): the capture flow a link opens. The built-in templates give a sensible flow without any
-// set-up; clients may later customise steps, language and branding.
+// Personas (docs/api.md#personas): the capture flow a link opens. The built-in templates give a sensible flow
+// without any set-up; clients may later customise steps, language and branding.
 export type PersonaKind = 'photo' | 'video';
 
 export interface CaptureStep {

@@ -1,6 +1,6 @@
-// Per-client hours of service (D4): "always", or comma-separated "<days> <HH:MM>-<HH:MM>" rules such as
-// "mon-fri 08:00-18:00, sat 09:00-13:00", read in the client's time zone. An end before its start
-// runs past midnight ("mon-sun 22:00-06:00").
+// Per-client hours of service (docs/api.md#quotas-and-service-windows): "always", or comma-separated "<days>
+// <HH:MM>-<HH:MM>" rules such as "mon-fri 08:00-18:00, sat 09:00-13:00", read in the client's time zone. An
+// end before its start runs past midnight ("mon-sun 22:00-06:00").
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 type Day = (typeof DAYS)[number];
 

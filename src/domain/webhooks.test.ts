@@ -12,7 +12,7 @@ describe('webhook attempt outcomes', () => {
     expect(outcomeOf(null, 7, schedule)).toBe('retry');
     expect(outcomeOf(null, 8, schedule)).toBe('exhausted');
   });
-  it('follows D6: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
+  it('follows the documented schedule (docs/webhooks.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
     expect(schedule).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
   });
 });

@@ -1,4 +1,4 @@
-// Webhook events and their delivery rules (D6). Pure: no I/O.
+// Webhook events and their delivery rules (docs/webhooks.md). Pure: no I/O.
 
 export const EVENT_TYPES = [
   'inspection.received',
@@ -13,7 +13,10 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const isEventType = (name: string): name is EventType =>
   (EVENT_TYPES as readonly string[]).includes(name);
 
-/** D6: waits before the 2nd, 3rd … attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+/**
+ * Waits before the 2nd, 3rd … attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, as documented in
+ * docs/webhooks.md#answering-retries-and-duplicates.
+ */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
 
 /** A 2xx answer within this time is a delivery. */

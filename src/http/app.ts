@@ -1,5 +1,5 @@
 // The Fastify instances, built without listening (tests use inject()): buildApp serves every surface on
-// PORT; buildUrlgenApp serves only the link generator, for URLGEN_PORT (D1).
+// PORT; buildUrlgenApp serves only the link generator, for URLGEN_PORT (docs/api.md#listeners).
 import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import metrics from 'fastify-metrics';
 import type { Deps } from '../deps.js';
@@ -63,7 +63,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   return app;
 }
 
-/** The `{urlgen_url}` listener: health plus the link generator. */
+/** The `URLGEN_PORT` listener (docs/api.md#listeners): health plus the link generator. */
 export async function buildUrlgenApp(deps: Deps): Promise<FastifyInstance> {
   const app = await buildHealthApp(deps);
   await app.register(superappTokenRoutes, { deps });

@@ -1,7 +1,7 @@
-// A damage detection model (D5): a local ONNX file or a remote Open Inference Protocol server. The
-// analyzer hands it the decoded preview and gets detections back in the image's own coordinates; the
-// model-specific steps (letterbox to its input size, decoding its output, NMS) stay in the adapter,
-// because only the adapter knows the input size and output layout of its model. Every adapter passes
+// A damage detection model (docs/result.md#what-it-holds): a local ONNX file or a remote Open Inference
+// Protocol server. The analyzer hands it the decoded preview and gets detections back in the image's own
+// coordinates; the model-specific steps (letterbox to its input size, decoding its output, NMS) stay in the
+// adapter, because only the adapter knows the input size and output layout of its model. Every adapter passes
 // the one contract suite in test/contract/damage-model.test.ts.
 
 /** A decoded image: raw 8-bit RGB, 3 channels, row-major (the `preview` of a PreparedImage). */

@@ -199,7 +199,7 @@ export interface WebhookAttemptsTable {
 
 export type LinkStatus = 'open' | 'submitted' | 'expired';
 
-/** An inspection link (D7); `id` becomes the inspection's id on submit. */
+/** An inspection link (docs/api.md#concepts); `id` becomes the inspection's id on submit. */
 export interface LinksTable {
   id: string;
   client_id: string;

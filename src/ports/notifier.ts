@@ -1,5 +1,6 @@
-// Sends one link message (D7) to a person: e-mail over SMTP, SMS through an HTTP provider. Each channel
-// is optional; the outbox holds the messages of a channel with no provider instead of sending them.
+// Sends one link message (docs/messages.md#providers) to a person: e-mail over SMTP, SMS through an HTTP
+// provider. Each channel is optional; the outbox holds the messages of a channel with no provider instead of
+// sending them.
 
 export type Channel = 'email' | 'sms';
 

@@ -1,4 +1,4 @@
-// API keys: random, shown once, stored as a SHA-256 hash with a visible prefix (D3).
+// API keys: random, shown once, stored as a SHA-256 hash with a visible prefix (docs/api.md#concepts).
 import crypto from 'node:crypto';
 import { API_KEY_PREFIX, looksLikeApiKey, visiblePrefix } from '../domain/secret-formats.js';
 import type { ApiKeyRow, ClientRow, Db } from '../ports/database.js';

@@ -1,4 +1,4 @@
-// POST /api/authenticate (spec 4.1, 5, 7.2; D3): an API key buys a session and its two JWTs.
+// POST /api/authenticate (docs/api.md#authenticate): an API key buys a session and its two JWTs.
 import type { Db } from '../ports/database.js';
 import { AppError } from '../domain/errors.js';
 import type { AttemptLimiter } from '../ports/attempt-limiter.js';

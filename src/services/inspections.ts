@@ -1,4 +1,4 @@
-// Reading inspections back (D5): a client sees its own inspections only.
+// Reading inspections back (docs/api.md#inspections): a client sees its own inspections only.
 import type { Db, InspectionRow, MediaRow } from '../ports/database.js';
 
 export interface InspectionView {

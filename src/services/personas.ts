@@ -1,5 +1,6 @@
-// Personas (D7): integer ids owned by a client, created from a built-in template and customisable:
-// name, language, ordered capture steps, video length bounds, branding. Used by the CLI and the API.
+// Personas (docs/api.md#personas): integer ids owned by a client, created from a built-in template and
+// customisable: name, language, ordered capture steps, video length bounds, branding. Used by the CLI
+// and the API.
 import { AppError } from '../domain/errors.js';
 import type { Db, PersonaRow, PersonasTable } from '../ports/database.js';
 import {

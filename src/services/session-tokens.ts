@@ -1,5 +1,6 @@
-// The credentials of spec 2.1 and D3: a fresh `session` per exchange and two JWTs carrying the client and
-// the session. Quirk kept from the spec: the `refresh_token` authorises uploads, the `access_token` renews.
+// The credentials of docs/api.md#authenticate: a fresh `session` per exchange and two JWTs carrying the
+// client and the session. Deliberate quirk (docs/api.md#deliberate-quirks): the `refresh_token`
+// authorises uploads, the `access_token` renews.
 // Nothing is written when credentials are issued: a session is spent by the upload that uses it, and an
 // access_token by its one renewal (table spent_credentials), so issuing stays a read.
 import crypto from 'node:crypto';
@@ -118,7 +119,7 @@ export async function spendCredential(
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-/** Renewal (D3): a valid access_token, used once, buys a new session and token pair. */
+/** Renewal (docs/api.md#refresh): a valid access_token, used once, buys a new session and token pair. */
 export async function renewCredentials(deps: Deps, accessToken: string): Promise<Credentials | undefined> {
   const claims = await verifyToken(deps, accessToken, 'renew');
   if (!claims) return undefined;

@@ -1,6 +1,6 @@
 // Worker heartbeats: every worker process (and the in-process worker of `serve --role all`) records that
-// it is alive; the upload API is "available" only while some worker is (D4: 503 when the analysis
-// backend is down).
+// it is alive; the upload API is "available" only while some worker is (otherwise uploads answer
+// 503; see docs/api.md#quotas-and-service-windows).
 import os from 'node:os';
 import type { Db } from '../ports/database.js';
 

@@ -1,5 +1,5 @@
-// Analysis end to end (D5): real uploads over HTTP, a real worker with its analysis threads, results
-// read back through the API and validated against the published schema.
+// Analysis end to end (docs/result.md): real uploads over HTTP, a real worker with its analysis threads,
+// results read back through the API and validated against the published schema.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,5 @@
-// The operator CLI (D9) as an operator runs it: real processes, exit codes, --json output.
+// The operator CLI (README.md#operating-it) as an operator runs it: real processes, exit codes,
+// --json output.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
-// The whole inspection-link flow over HTTP (D7, D8): token → flow → resumable uploads of each step,
-// one cut off half-way and resumed → submit → the analysed result reaches the client's webhook, signed.
+// The whole inspection-link flow over HTTP (docs/api.md#superapptoken, docs/api.md#capture-api): token → flow
+// → resumable uploads of each step, one cut off half-way and resumed → submit → the analysed result reaches
+// the client's webhook, signed.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

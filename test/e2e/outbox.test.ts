@@ -1,6 +1,6 @@
-// Link messages (D7) end to end on every database: written to the outbox in the link's transaction,
-// sent by a real worker to a real SMTP server and a real SMS endpoint (both provider shapes), retried
-// when they fail, held when no provider is configured, refused towards private addresses.
+// Link messages (docs/messages.md) end to end on every database: written to the outbox in the link's
+// transaction, sent by a real worker to a real SMTP server and a real SMS endpoint (both provider shapes),
+// retried when they fail, held when no provider is configured, refused towards private addresses.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction, type OutboxMessageRow } from '../../src/ports/database.js';

@@ -1,4 +1,5 @@
-// D2: an upload cut off by a killed server leaves nothing behind once the server is started again.
+// An upload cut off by a killed server leaves nothing behind once the server is started again
+// (docs/api.md#accepted-uploads).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';

@@ -1,5 +1,5 @@
-// At least once (D6): a worker killed while a delivery is in flight; the message is still delivered,
-// with the same webhook-id, by the worker that takes the job over.
+// At least once (docs/webhooks.md#answering-retries-and-duplicates): a worker killed while a delivery is in
+// flight; the message is still delivered, with the same webhook-id, by the worker that takes the job over.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
-// Webhook delivery (D6) end to end: real uploads, a real worker, a real receiver that verifies every
-// signature with the Standard Webhooks reference implementation.
+// Webhook delivery (docs/webhooks.md) end to end: real uploads, a real worker, a real receiver that verifies
+// every signature with the Standard Webhooks reference implementation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../../src/deps.js';
 import { buildApp } from '../../src/http/app.js';
@@ -27,7 +27,7 @@ describe('webhooks', () => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    // Retries a second apart, so the schedule plays out within the test (the default stays D6's).
+    // Retries a second apart, so the schedule plays out within the test (the default stays as documented).
     t = await startTestApp('sqlite', { WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s' });
     worker = await startWorker(t.deps);
     baseUrl = await t.listen();

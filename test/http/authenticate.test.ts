@@ -1,4 +1,4 @@
-// Spec 4.1, 5, 7.2 and DECISIONS D3, on every database backend, through app.inject().
+// docs/api.md#authenticate and docs/api.md#refresh, on every database backend, through app.inject().
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKeys, rotateKey } from '../../src/services/clients.js';

@@ -1,5 +1,5 @@
-// The capture API behind a link (D7, D8) over real HTTP: the token and nothing else opens it; tus
-// uploads per step with the upload API's rules; the quality pre-check; submit makes the inspection.
+// The capture API behind a link (docs/api.md#capture-api) over real HTTP: the token and nothing else opens
+// it; tus uploads per step with the upload API's rules; the quality pre-check; submit makes the inspection.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// The personas API (D7): a client manages its own capture flows with its key; nobody else's.
+// The personas API (docs/api.md#personas): a client manages its own capture flows with its key;
+// nobody else's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';

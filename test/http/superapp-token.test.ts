@@ -1,4 +1,4 @@
-// POST /superappToken (spec 2.6, 2.7, 4.4, 7.3; D7): every error row, success, and what a link holds.
+// POST /superappToken (docs/api.md#superapptoken): every error row, success, and what a link holds.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUrlgenApp } from '../../src/http/app.js';

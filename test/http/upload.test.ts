@@ -1,4 +1,4 @@
-// POST /api/upload through real HTTP (spec 4.2, 4.3, 7.1, 8; D4) on every database backend.
+// POST /api/upload through real HTTP (docs/api.md#upload, docs/api.md#limits) on every database backend.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,7 +51,7 @@ describe.each(BACKENDS)('upload on %s', (backend) => {
       fs.statSync(path.join(t.environment.dataDir, 'media', f)).isFile(),
     );
 
-  /** Expects a D4 error body, and that the request left no inspection, media or job behind. */
+  /** Expects an upload error body, and that the request left no inspection, media or job behind. */
   const expectRejected = async (
     res: { status: number; body: Record<string, string> },
     status: number,

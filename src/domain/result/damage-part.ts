@@ -1,5 +1,5 @@
-// The `damage` part of a media item's result (D5): what a damage model found, or a plain statement
-// that no model is configured. Also the severity rule, which is a heuristic and documented as one.
+// The `damage` part of a media item's result (docs/result.md): what a damage model found, or a plain
+// statement that no model is configured. Also the severity rule, which is a heuristic and documented as one.
 import { Type, type Static } from '@sinclair/typebox';
 
 export const SEVERITIES = ['minor', 'moderate', 'severe'] as const;
@@ -86,7 +86,7 @@ export const DamagePart = Type.Union(
   ],
   {
     description:
-      'Damage detection by the configured model (D5). Damages come only from the model; without one, status is `not_configured` and the list is empty.',
+      'Damage detection by the configured model. Damages come only from the model; without one, status is `not_configured` and the list is empty.',
   },
 );
 export type DamagePart = Static<typeof DamagePart>;

@@ -1,5 +1,6 @@
-// The result parts written by the vehicle and text analyzers (D5: "detections with boxes"), one schema
-// source for the analyzers' `schema`, the published result schema and the static types. Pure: no I/O.
+// The result parts written by the vehicle and text analyzers (detections with boxes; see
+// docs/result.md#what-it-holds), one schema source for the analyzers' `schema`, the published result schema
+// and the static types. Pure: no I/O.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,6 +1,6 @@
 // The parts of a media item's result written by the image analyzers (quality, exif, fingerprint).
 // One source per shape: the analyzers use these as their `schema`, and the published result schema
-// embeds them. Keys are snake_case (DECISIONS D5); objects are closed so a stray field is caught.
+// embeds them. Keys are snake_case (docs/result.md); objects are closed so a stray field is caught.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const closed = { additionalProperties: false } as const;

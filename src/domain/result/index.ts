@@ -1,5 +1,5 @@
-// The published inspection result (D5): one TypeBox definition types the code, validates every result
-// the pipeline stores (tests), and is served as JSON Schema at /schemas/inspection-result.json.
+// The published inspection result (docs/result.md): one TypeBox definition types the code, validates every
+// result the pipeline stores (tests), and is served as JSON Schema at /schemas/inspection-result.json.
 import { Type, type Static } from '@sinclair/typebox';
 import { DamagePart } from './damage-part.js';
 import { TextPart, VehiclesPart } from './detection-parts.js';

@@ -1,6 +1,6 @@
-// The video and image-pair parts of the inspection result (D5): what ffprobe says about a video plus
-// the keyframes taken from it, and how much two photos of a before/after pair differ and where.
-// Pure shapes, snake_case keys, one source for validation, types and the published result schema.
+// The video and image-pair parts of the inspection result (docs/result.md#what-it-holds): what ffprobe says
+// about a video plus the keyframes taken from it, and how much two photos of a before/after pair differ and
+// where. Pure shapes, snake_case keys, one source for validation, types and the published result schema.
 import { Type, type Static } from '@sinclair/typebox';
 
 const Unit = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });

@@ -1,5 +1,5 @@
 // One error handler for every surface: a catalogue entry is rendered in the body shape of the route's
-// surface (D3 auth, D4 upload, D7 link). Anything unforeseen is logged with the request id and answered
+// surface (docs/api.md#error-bodies). Anything unforeseen is logged with the request id and answered
 // as the surface's "unexpected" entry.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -71,7 +71,7 @@ export const errorsPlugin = fp(function errors(app: FastifyInstance) {
       return sendError(request, reply, error.code, error.options);
     }
     const surface = surfaceOf(request);
-    // A body of a type the upload path does not take (D4): neither JSON nor multipart.
+    // A body of a type the upload path does not take (docs/api.md#upload): neither JSON nor multipart.
     if (surface === 'upload' && error.statusCode === 415)
       return sendError(request, reply, 'UPLOAD_UNSUPPORTED_MEDIA');
     if (isClientError(error)) {

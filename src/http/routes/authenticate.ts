@@ -1,4 +1,4 @@
-// POST /api/authenticate and POST /api/refresh (spec 4.1, 5, 7.2; D3).
+// POST /api/authenticate and POST /api/refresh (docs/api.md#authenticate, docs/api.md#refresh).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../domain/errors.js';
 import { authenticate } from '../../services/authenticate.js';

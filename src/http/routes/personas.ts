@@ -1,5 +1,6 @@
-// Personas API (D7): a client manages its own capture flows with its API key in `x-api-key`; the
-// persona id is the `personaId` of /superappToken. Another client's persona is answered as unknown.
+// Personas API (docs/api.md#personas): a client manages its own capture flows with its API key in
+// `x-api-key`; the persona id is the `personaId` of /superappToken. Another client's persona is
+// answered as unknown.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';

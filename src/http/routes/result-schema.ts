@@ -1,4 +1,5 @@
-// Published JSON Schemas: the inspection result (D5), for integrators to validate what they receive.
+// Published JSON Schemas (docs/api.md#api-documentation): the inspection result (docs/result.md), for
+// integrators to validate what they receive.
 import type { FastifyPluginAsync } from 'fastify';
 import { InspectionResult } from '../../domain/result/index.js';
 

@@ -1,7 +1,7 @@
-// POST {urlgen_url}/superappToken (spec 2.6, 2.7, 4.4, 7.3; D7): served on the main listener and on the
-// URLGEN_PORT listener. The body schema documents the request; the checks themselves run in the
-// service, in the order of the spec's error rows, so that, say, a missing key is a 403 whatever else
-// is wrong with the body.
+// POST /superappToken (docs/api.md#superapptoken): served on the main listener and on the URLGEN_PORT
+// listener (docs/api.md#listeners). The body schema documents the request; the checks themselves run in
+// the service, in the order of the error table of docs/api.md#superapptoken, so that, say, a missing key
+// is a 403 whatever else is wrong with the body.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
@@ -57,7 +57,8 @@ export const superappTokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     '/superappToken',
     {
       config: { surface: 'link' },
-      // Validation errors are not answered here: the service answers them in the spec's order.
+      // Validation errors are not answered here: the service answers them in the order of the error table
+      // of docs/api.md#superapptoken.
       attachValidation: true,
       schema: {
         tags: ['Inspection links'],

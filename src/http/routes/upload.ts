@@ -1,4 +1,4 @@
-// POST /api/upload (spec 4.2, 4.3; D4): one path, two variants told apart by content type and `type`.
+// POST /api/upload (docs/api.md#upload): one path, two variants told apart by content type and `type`.
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';

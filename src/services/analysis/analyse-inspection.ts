@@ -1,5 +1,5 @@
-// The analysis job of one inspection (D5): every media item is analysed off the event loop, reused
-// photos are matched against the client's earlier inspections, pairs are compared, and the result is
+// The analysis job of one inspection (docs/result.md): every media item is analysed off the event loop,
+// reused photos are matched against the client's earlier inspections, pairs are compared, and the result is
 // stored with a new version number. Safe to run twice: it rebuilds the same result from the same media.
 import fs from 'node:fs';
 import os from 'node:os';

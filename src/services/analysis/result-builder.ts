@@ -1,4 +1,4 @@
-// Assembles the published result (D5) from the analysed media, reuse matches and pair comparisons.
+// Builds the published result (docs/result.md) from the analysed media, reuse matches and pair comparisons.
 import type { InspectionRow, MediaRow } from '../../ports/database.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { PairPart } from '../../domain/result/video-pair-parts.js';

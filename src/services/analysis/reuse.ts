@@ -1,4 +1,4 @@
-// Reused photos (D5): an image whose perceptual hash is near one of the same client's earlier
+// Reused photos (docs/result.md): an image whose perceptual hash is near one of the same client's earlier
 // inspections, or of another image of the same upload, is flagged with the match and its distance.
 import { type Db, inTransaction } from '../../ports/database.js';
 

@@ -1,6 +1,6 @@
-// The capture API behind a link (D8), authorised by the link token alone: who the token opens, the
-// flow the capture app shows, and the submit that turns the captured media into an inspection through
-// the same pipeline as an API upload.
+// The capture API behind a link (docs/api.md#capture-api), authorised by the link token alone: who the token
+// opens, the flow the capture app shows, and the submit that turns the captured media into an inspection
+// through the same pipeline as an API upload.
 import {
   type Db,
   inTransaction,

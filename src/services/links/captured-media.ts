@@ -1,4 +1,4 @@
-// Media captured behind a link: the same type and size rules as the upload API (spec 8, D4), checked
+// Media captured behind a link: the same type and size rules as the upload API (docs/api.md#limits), checked
 // when the resumable upload is declared and again on the bytes as they move to storage. One media per
 // step: a retake replaces the earlier capture.
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// `POST /superappToken` (spec 2.6, 2.7, 4.4, 7.3; D7): checks the key and the request, then writes the
+// `POST /superappToken` (docs/api.md#superapptoken): checks the key and the request, then writes the
 // link, its expiry job and its messages (SMS, e-mail) in one transaction; the worker sends the messages
 // after the response.
 import crypto from 'node:crypto';

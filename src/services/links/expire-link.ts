@@ -1,6 +1,6 @@
-// The job that closes a link when its validity ends (D7) and records `link.expired`. Access checks
-// compare `expires_at` themselves, so a late job never keeps a link usable; the job makes the state
-// and the event visible and drops what was captured, which no inspection will ever use. Idempotent: a
+// The job that closes a link when its validity ends (docs/api.md#token-lifetimes) and records `link.expired`.
+// Access checks compare `expires_at` themselves, so a late job never keeps a link usable; the job makes the
+// state and the event visible and drops what was captured, which no inspection will ever use. Idempotent: a
 // link submitted or expired already is left alone.
 import { type Db, inTransaction } from '../../ports/database.js';
 import type { MediaStorage } from '../../ports/media-storage.js';

@@ -1,5 +1,6 @@
-// `link.opened`, `link.submitted` and `link.expired` (D6, D7): recorded in the transaction of the state
-// change they report, and sent to the client's webhook URL.
+// `link.opened`, `link.submitted` and `link.expired` (docs/api.md#webhook-events,
+// docs/links.md#2-post-superapptoken): recorded in the transaction of the state change they report, and sent
+// to the client's webhook URL.
 import type { Db, LinkRow } from '../../ports/database.js';
 import type { EventType } from '../../domain/webhooks.js';
 import { emitEvent, type EmitDeps } from '../webhooks/events.js';

@@ -1,4 +1,4 @@
-// Checks of a `POST /superappToken` body (spec 2.6, 7.3; D7), in the order the errors are answered:
+// Checks of a `POST /superappToken` body (docs/api.md#superapptoken), in the order the errors are answered:
 // the key first (403, 401), then the client (400), then the persona, the phone and the e-mail.
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -28,8 +28,8 @@ export function apiKeyOf(body: unknown, header: unknown): string | undefined {
 }
 
 /**
- * The request's fields once the key is known good (its client is `keyClientId`); throws the D7 error of
- * the first bad field.
+ * The request's fields once the key is known good (its client is `keyClientId`); throws the error of
+ * the first bad field, as docs/api.md#superapptoken lists them.
  */
 export function parseLinkRequest(body: unknown, keyClientId: string): LinkRequest {
   const fields: Body = isObject(body) ? body : {};
@@ -56,7 +56,10 @@ export function parseLinkRequest(body: unknown, keyClientId: string): LinkReques
   };
 }
 
-/** Bounds of `inputMetaData`: the spec's fields and a few of the integrator's own, all plain values. */
+/**
+ * Bounds of `inputMetaData`: the documented fields (docs/api.md#superapptoken) and a few of the
+ * integrator's own, all plain values.
+ */
 const META_MAX_FIELDS = 50;
 const META_MAX_KEY = 100;
 const META_MAX_TEXT = 1000;

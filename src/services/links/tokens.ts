@@ -1,4 +1,5 @@
-// Link tokens (D7): opaque and random; only their SHA-256 is stored, so a database leak opens no link.
+// Link tokens (docs/api.md#superapptoken): opaque and random; only their SHA-256 is stored, so a database
+// leak opens no link.
 import crypto from 'node:crypto';
 
 /** 256 random bits, URL-safe: the part after `#` in `{SUPERAPP_URL}/#<token>`. */

@@ -1,6 +1,6 @@
-// Writes the messages of a new inspection link (D7) to the outbox, in the caller's transaction: they
-// exist exactly when the link does. A channel with a provider gets a send job; one without stays held
-// in the outbox, for the portal and `walkaround outbox list`.
+// Writes the messages of a new inspection link (docs/messages.md) to the outbox, in the caller's transaction:
+// they exist exactly when the link does. A channel with a provider gets a send job; one without stays held in
+// the outbox, for the portal and `walkaround outbox list`.
 import crypto from 'node:crypto';
 import type { Db } from '../../ports/database.js';
 import { renderLinkEmail, renderLinkSms } from '../../domain/messages.js';

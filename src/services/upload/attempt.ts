@@ -1,8 +1,8 @@
-// One upload request from admission to acceptance (spec 4.2, 4.3; D2, D4). Order: quota and service
-// window before the body is read; the session is claimed as soon as it is known, so concurrent uploads
-// with one session are refused before they transfer anything; media stream to staging; then, in one
-// transaction, the inspection, its media and its analysis job. A rejected attempt gives everything back:
-// staged bytes, the session claim, the quota.
+// One upload request from admission to acceptance (docs/api.md#upload, docs/api.md#accepted-uploads). Order:
+// quota and service window before the body is read; the session is claimed as soon as it is known, so
+// concurrent uploads with one session are refused before they transfer anything; media stream to staging;
+// then, in one transaction, the inspection, its media and its analysis job. A rejected attempt gives
+// everything back: staged bytes, the session claim, the quota.
 import { type ClientRow, type Db, inTransaction } from '../../ports/database.js';
 import { AppError } from '../../domain/errors.js';
 import { parseServiceWindow, secondsUntilOpen } from '../../domain/service-window.js';
@@ -95,7 +95,7 @@ export class UploadAttempt {
     this.claimedSession = session;
   }
 
-  /** The D4 rule for `callback_url`: required without a client webhook URL; http(s) when given. */
+  /** `callback_url` (docs/api.md#upload): required without a client webhook URL; http(s) when given. */
   checkCallback(callbackUrl: string | undefined): void {
     if (callbackUrl) checkHttpUrl('callback_url', callbackUrl);
     else if (!this.client.webhook_url) throw new AppError('UPLOAD_CALLBACK_REQUIRED');

@@ -1,6 +1,6 @@
-// The fields of the two upload variants (spec 2.2, 2.3) and their checks, with D4's messages: a missing
-// or wrong required field is "<field> is required", a wrong `type` "type must be urls|file", a malformed
-// optional field "<field> is invalid".
+// The fields of the two upload variants (docs/api.md#upload-by-urls, docs/api.md#upload-files) and their
+// checks, with the messages of docs/api.md#upload-errors: a missing or wrong required field is "<field> is
+// required", a wrong `type` "type must be urls|file", a malformed optional field "<field> is invalid".
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { AppError } from '../../domain/errors.js';
@@ -59,7 +59,7 @@ export type FileUpload = Static<typeof FileUploadFields>;
 
 const REQUIRED = new Set(['type', 'session', 'case_id', 'urls', 'files']);
 
-/** Checks `value` against the variant's schema and throws the D4 error of the first problem. */
+/** Checks `value` against the variant's schema and throws the upload error of the first problem. */
 export function checkFields<T extends TSchema>(schema: T, value: Record<string, unknown>): Static<T> {
   const expectedType = (schema.properties as Record<string, { const?: string }>).type?.const;
   if (typeof value.type !== 'string' || value.type === '')
@@ -74,7 +74,7 @@ export function checkFields<T extends TSchema>(schema: T, value: Record<string, 
   return value;
 }
 
-/** An http(s) URL, or the D4 error naming the field. */
+/** An http(s) URL, or the upload error naming the field (`<field> is invalid`). */
 export function checkHttpUrl(field: string, text: string): URL {
   try {
     const url = new URL(text);

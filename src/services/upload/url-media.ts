@@ -1,7 +1,7 @@
-// The media of a URL upload (spec 4.2; D4): what can be judged from the request is judged before any
-// fetch (extensions, pairs, counts, mixing); then every URL is fetched through safe-fetch with bounded
-// parallelism and streamed to staging, the limits enforced while streaming. The first failure stops the
-// other fetches.
+// The media of a URL upload (docs/api.md#upload-by-urls): what can be judged from the request is judged
+// before any fetch (extensions, pairs, counts, mixing); then every URL is fetched through safe-fetch with
+// bounded parallelism and streamed to staging, the limits enforced while streaming. The first failure stops
+// the other fetches.
 import pLimit from 'p-limit';
 import { AppError } from '../../domain/errors.js';
 import { extensionOf, kindOfExtension, LIMITS, videoMaxBytes } from '../../domain/limits.js';

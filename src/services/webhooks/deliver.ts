@@ -1,6 +1,6 @@
-// One delivery attempt of a webhook message (D6), run by the worker: signed per Standard Webhooks,
-// sent through safe-fetch, logged, then either done or scheduled again. At least once: a worker killed
-// mid-attempt leaves the job to run again, with the same `webhook-id`.
+// One delivery attempt of a webhook message (docs/webhooks.md#the-request), run by the worker: signed per
+// Standard Webhooks, sent through safe-fetch, logged, then either done or scheduled again. At least once: a
+// worker killed mid-attempt leaves the job to run again, with the same `webhook-id`.
 import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { SecretBox } from '../../ports/secret-box.js';
@@ -17,7 +17,7 @@ export interface DeliverDeps {
   safeFetch: SafeFetch;
   secrets: SecretBox;
   now: () => number;
-  /** Seconds to wait before each retry (D6 by default). */
+  /** Seconds to wait before each retry (by default the documented schedule, docs/webhooks.md). */
   retrySchedule: readonly number[];
 }
 

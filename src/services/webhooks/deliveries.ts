@@ -1,4 +1,5 @@
-// The delivery log (D6): every message of an inspection with its attempts, and re-sending by hand.
+// The delivery log (docs/webhooks.md#the-delivery-log-and-re-sending): every message of an inspection with
+// its attempts, and re-sending by hand.
 import crypto from 'node:crypto';
 import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';

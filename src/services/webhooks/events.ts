@@ -1,5 +1,6 @@
-// Emitting webhook events (D6): an event becomes a message (its `webhook-id`) and a delivery job, both
-// written in the caller's transaction, so an event exists exactly when the state change it reports does.
+// Emitting webhook events (docs/webhooks.md#events): an event becomes a message (its `webhook-id`) and a
+// delivery job, both written in the caller's transaction, so an event exists exactly when the state change it
+// reports does.
 import crypto from 'node:crypto';
 import type { ClientRow, Db } from '../../ports/database.js';
 import { MAX_INLINE_PAYLOAD_BYTES, type EventEnvelope, type EventType } from '../../domain/webhooks.js';

@@ -1,6 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
-/** Webhook messages (one per event and destination) and every delivery attempt (D6). */
+/**
+ * Webhook messages (one per event and destination) and every delivery attempt: the delivery log of
+ * docs/webhooks.md#the-delivery-log-and-re-sending.
+ */
 export function webhooks() {
   return {
     async up(db: Kysely<unknown>): Promise<void> {

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Inspection links (D7): the link a token opens, the media captured behind it, and the outbox of link
- * messages (SMS and e-mail) sent by the worker after the response.
+ * Inspection links (docs/api.md#superapptoken): the link a token opens, the media captured behind it, and
+ * the outbox of link messages (SMS and e-mail, docs/messages.md) sent by the worker after the response.
  */
 export function links() {
   return {
