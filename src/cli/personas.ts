@@ -1,14 +1,21 @@
-// walkaround personas create|list (README.md#operating-it, docs/api.md#personas)
+// walkaround personas create|update|list (README.md#operating-it, docs/api.md#personas)
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { PersonaRow } from '../ports/database.js';
-import { SUPPORTED_LANGUAGES, type Branding, type CaptureStep } from '../domain/personas.js';
+import {
+  PHOTO_DIMENSION_MAX,
+  PHOTO_DIMENSION_MIN,
+  stepsFromJson,
+  SUPPORTED_LANGUAGES,
+  type Branding,
+} from '../domain/personas.js';
 import {
   createPersona,
   listPersonas,
   personaView,
   updatePersona,
   type PersonaSettings,
+  type StepInput,
 } from '../services/personas.js';
 import { print, table, withStorage } from './context.js';
 import { oneOf, positiveInteger } from './options.js';
@@ -19,7 +26,15 @@ const personaLines = (p: PersonaRow): [string, string][] => [
   ['name', p.name],
   ['kind', p.kind],
   ['language', p.language],
-  ['steps', (JSON.parse(p.steps) as CaptureStep[]).map((s) => s.id).join(', ')],
+  [
+    'steps',
+    stepsFromJson(p.steps)
+      .map((s) => s.id)
+      .join(', '),
+  ],
+  ['gallery', p.allow_gallery === 1 ? 'allowed' : 'not allowed'],
+  ['location', p.ask_location === 1 ? 'asked' : 'not asked'],
+  ['max photo size', p.max_photo_dimension === null ? 'as captured' : `${p.max_photo_dimension} px`],
 ];
 
 export function personasCommand(): Command {
@@ -80,12 +95,15 @@ export function personasCommand(): Command {
 interface SettingOptions {
   name?: string;
   language?: string;
-  steps?: CaptureStep[];
+  steps?: StepInput[];
   videoMin?: number;
   videoMax?: number;
   brandName?: string;
   brandColour?: string;
   logoUrl?: string;
+  allowGallery?: boolean;
+  askLocation?: boolean;
+  maxPhotoDimension?: number | null;
 }
 
 /** Adds the options shared by create and update (name and language each declare, with their defaults). */
@@ -97,6 +115,14 @@ function withSettingOptions(command: Command): Command {
     new Option('--brand-name <name>', 'name shown in the capture app'),
     new Option('--brand-colour <#rrggbb>', 'main colour of the capture app'),
     new Option('--logo-url <https-url>', 'logo shown in the capture app'),
+    new Option('--allow-gallery', 'the customer may pick photos or videos from the phone gallery'),
+    new Option('--no-allow-gallery', 'live capture only (the default)'),
+    new Option('--ask-location', "the capture app sends the customer's location with each capture"),
+    new Option('--no-ask-location', 'no location (the default)'),
+    new Option(
+      '--max-photo-dimension <px|none>',
+      `scale photos whose long side is larger (${PHOTO_DIMENSION_MIN} to ${PHOTO_DIMENSION_MAX}); none sends them as captured`,
+    ).argParser(photoDimension),
   ];
   for (const option of shared) command.addOption(option);
   return command;
@@ -115,30 +141,42 @@ function settingsOf(o: SettingOptions): PersonaSettings {
     ...(o.videoMin !== undefined && { videoMinSeconds: o.videoMin }),
     ...(o.videoMax !== undefined && { videoMaxSeconds: o.videoMax }),
     ...(Object.keys(branding).length > 0 && { branding }),
+    ...(o.allowGallery !== undefined && { allowGallery: o.allowGallery }),
+    ...(o.askLocation !== undefined && { askLocation: o.askLocation }),
+    ...(o.maxPhotoDimension !== undefined && { maxPhotoDimension: o.maxPhotoDimension }),
   };
 }
 
-function stepsFromFile(file: string): CaptureStep[] {
+/** A whole number of pixels, or `none`; the range is the persona rule's (the same message as the API's). */
+function photoDimension(value: string): number | null {
+  if (value === 'none') return null;
+  if (!/^[0-9]{1,6}$/.test(value))
+    throw new InvalidArgumentError('expected a whole number of pixels or none');
+  return Number(value);
+}
+
+function stepsFromFile(file: string): StepInput[] {
   let steps: unknown;
   try {
     steps = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
     throw new InvalidArgumentError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  const valid = (step: unknown): step is CaptureStep => {
-    const s = step as Partial<CaptureStep> | null;
+  const valid = (step: unknown): step is StepInput => {
+    const s = step as Partial<StepInput> | null;
     return (
       typeof s === 'object' &&
       s !== null &&
       typeof s.id === 'string' &&
       typeof s.label === 'string' &&
       typeof (s.instructions ?? '') === 'string' &&
-      typeof (s.required ?? true) === 'boolean'
+      typeof (s.required ?? true) === 'boolean' &&
+      typeof (s.accept_poor_quality ?? true) === 'boolean'
     );
   };
   if (!Array.isArray(steps) || !steps.every(valid))
     throw new InvalidArgumentError(
-      'expected a JSON array of steps {id, label, instructions, required, overlay}',
+      'expected a JSON array of steps {id, label, instructions, required, overlay, accept_poor_quality}',
     );
   return steps.map((s) => ({
     id: s.id,
@@ -146,5 +184,6 @@ function stepsFromFile(file: string): CaptureStep[] {
     instructions: s.instructions ?? '',
     required: s.required ?? true,
     overlay: s.overlay ?? s.id,
+    accept_poor_quality: s.accept_poor_quality ?? true,
   }));
 }

@@ -1,6 +1,15 @@
 // Personas (docs/api.md#personas): the capture flow a link opens. The built-in templates give a sensible flow
-// without any set-up; clients may later customise steps, language and branding.
+// without any set-up, in each supported language; clients may later customise steps, language, branding
+// and the capture options (gallery, location, photo size).
+import { TEMPLATE_TEXTS, type StepTexts } from './persona-templates.js';
+
 export type PersonaKind = 'photo' | 'video';
+
+export const SUPPORTED_LANGUAGES = ['en', 'fr', 'de', 'es'] as const;
+export type PersonaLanguage = (typeof SUPPORTED_LANGUAGES)[number];
+
+export const isSupportedLanguage = (language: string): language is PersonaLanguage =>
+  (SUPPORTED_LANGUAGES as readonly string[]).includes(language);
 
 export interface CaptureStep {
   id: string;
@@ -9,6 +18,8 @@ export interface CaptureStep {
   required: boolean;
   /** Name of the framing overlay the capture app draws. */
   overlay: string;
+  /** Whether the customer may keep a photo that fails the quality pre-check; false makes them retake it. */
+  accept_poor_quality: boolean;
 }
 
 export interface Branding {
@@ -16,6 +27,14 @@ export interface Branding {
   colour?: string;
   logoUrl?: string;
 }
+
+/**
+ * Bounds of `max_photo_dimension`, the long side the capture app scales larger photos down to: under
+ * 640 px the quality check's resolution rule (720 px short side) could never pass; 8192 px is above
+ * every phone camera's long side, so a larger cap would never apply.
+ */
+export const PHOTO_DIMENSION_MIN = 640;
+export const PHOTO_DIMENSION_MAX = 8192;
 
 export interface PersonaTemplate {
   name: string;
@@ -25,56 +44,67 @@ export interface PersonaTemplate {
   videoMaxSeconds: number | null;
 }
 
-const angle = (id: string, label: string, instructions: string): CaptureStep => ({
+/** The ids of the photo template's steps, in order; each is also its overlay's name. */
+const PHOTO_STEP_IDS = [
+  'front',
+  'front_right',
+  'right',
+  'rear_right',
+  'rear',
+  'rear_left',
+  'left',
+  'front_left',
+  'odometer',
+  'vin',
+  'plate',
+] as const;
+export type PhotoStepId = (typeof PHOTO_STEP_IDS)[number];
+
+const templateStep = (id: string, texts: StepTexts): CaptureStep => ({
   id,
-  label,
-  instructions,
+  label: texts.label,
+  instructions: texts.instructions,
   required: true,
   overlay: id,
+  accept_poor_quality: true,
 });
 
-export const PHOTO_TEMPLATE: PersonaTemplate = {
-  name: 'Eight-angle walk-around',
-  kind: 'photo',
-  videoMinSeconds: null,
-  videoMaxSeconds: null,
-  steps: [
-    angle('front', 'Front', 'Stand 3 m in front of the car; fit the whole front in the frame.'),
-    angle('front_right', 'Front right', 'Stand at the front right corner, at 45°.'),
-    angle('right', 'Right side', 'Stand 3 m from the right side; fit the whole side in the frame.'),
-    angle('rear_right', 'Rear right', 'Stand at the rear right corner, at 45°.'),
-    angle('rear', 'Rear', 'Stand 3 m behind the car; fit the whole rear in the frame.'),
-    angle('rear_left', 'Rear left', 'Stand at the rear left corner, at 45°.'),
-    angle('left', 'Left side', 'Stand 3 m from the left side; fit the whole side in the frame.'),
-    angle('front_left', 'Front left', 'Stand at the front left corner, at 45°.'),
-    angle('odometer', 'Odometer', 'Switch the ignition on and photograph the mileage, sharp and readable.'),
-    angle(
-      'vin',
-      'VIN',
-      'Photograph the chassis number (windscreen base or door pillar), sharp and readable.',
-    ),
-    angle('plate', 'Number plate', 'Photograph the rear number plate straight on, sharp and readable.'),
-  ],
-};
+/** The built-in template of `kind`, with its name, labels and instructions in `language`. */
+export function templateFor(kind: PersonaKind, language: PersonaLanguage = 'en'): PersonaTemplate {
+  const texts = TEMPLATE_TEXTS[language];
+  if (kind === 'photo')
+    return {
+      name: texts.photo.name,
+      kind,
+      videoMinSeconds: null,
+      videoMaxSeconds: null,
+      steps: PHOTO_STEP_IDS.map((id) => templateStep(id, texts.photo.steps[id])),
+    };
+  return {
+    name: texts.video.name,
+    kind,
+    videoMinSeconds: 30,
+    videoMaxSeconds: 120,
+    steps: [templateStep('walkaround', texts.video.step)],
+  };
+}
 
-export const VIDEO_TEMPLATE: PersonaTemplate = {
-  name: 'Video walk-around',
-  kind: 'video',
-  videoMinSeconds: 30,
-  videoMaxSeconds: 120,
-  steps: [
-    {
-      id: 'walkaround',
-      label: 'Walk-around video',
-      instructions:
-        'Start at the front, walk slowly around the whole car at about 2 m, then film the odometer and the VIN.',
-      required: true,
-      overlay: 'walkaround',
-    },
-  ],
-};
+/** Whether two step lists are the same, field by field and in order. */
+export function sameSteps(a: readonly CaptureStep[], b: readonly CaptureStep[]): boolean {
+  const fields = (s: CaptureStep) => [
+    s.id,
+    s.label,
+    s.instructions,
+    s.required,
+    s.overlay,
+    s.accept_poor_quality,
+  ];
+  return JSON.stringify(a.map(fields)) === JSON.stringify(b.map(fields));
+}
 
-export const templateFor = (kind: PersonaKind): PersonaTemplate =>
-  kind === 'photo' ? PHOTO_TEMPLATE : VIDEO_TEMPLATE;
-
-export const SUPPORTED_LANGUAGES = ['en', 'fr', 'de', 'es'] as const;
+/** Steps as stored, with the fields added after they were written given their defaults. */
+export function stepsFromJson(json: string): CaptureStep[] {
+  return (JSON.parse(json) as (Omit<CaptureStep, 'accept_poor_quality'> & Partial<CaptureStep>)[]).map(
+    (step) => ({ ...step, accept_poor_quality: step.accept_poor_quality ?? true }),
+  );
+}

@@ -69,6 +69,12 @@ export interface PersonasTable {
   video_max_seconds: number | null;
   /** JSON: name, colour, logo. */
   branding: string;
+  /** 1 when the customer may pick media from the phone's gallery, else 0 (no booleans: ADR 1). */
+  allow_gallery: number;
+  /** 1 when the capture app asks for the customer's location and sends it with each capture, else 0. */
+  ask_location: number;
+  /** Long side, in pixels, the capture app scales larger photos down to; null sends them as captured. */
+  max_photo_dimension: number | null;
   created_at: number;
 }
 
@@ -126,6 +132,8 @@ export interface MediaTable {
   sha256: string;
   bytes: number;
   mime: string;
+  /** JSON of the capture app's facts (CaptureMetadata) for media captured behind a link; null otherwise. */
+  capture_metadata: string | null;
   created_at: number;
 }
 
@@ -226,6 +234,8 @@ export interface LinkMediaTable {
   sha256: string;
   bytes: number;
   mime: string;
+  /** JSON of the checked capture metadata (CaptureMetadata); null when the app sent none. */
+  capture_metadata: string | null;
   created_at: number;
 }
 

@@ -1,9 +1,14 @@
-// Personas (docs/api.md#personas): integer ids owned by a client, created from a built-in template and
-// customisable: name, language, ordered capture steps, video length bounds, branding. Used by the CLI
-// and the API.
+// Personas (docs/api.md#personas): integer ids owned by a client, created from a built-in template in the
+// persona's language and customisable: name, language, ordered capture steps, video length bounds,
+// branding, and the capture options (gallery, location, photo size). Used by the CLI and the API.
 import { AppError } from '../domain/errors.js';
 import type { Db, PersonaRow, PersonasTable } from '../ports/database.js';
 import {
+  isSupportedLanguage,
+  PHOTO_DIMENSION_MAX,
+  PHOTO_DIMENSION_MIN,
+  sameSteps,
+  stepsFromJson,
   SUPPORTED_LANGUAGES,
   templateFor,
   type Branding,
@@ -11,15 +16,28 @@ import {
   type PersonaKind,
 } from '../domain/personas.js';
 
+/** A step as given: `accept_poor_quality` may be left out (default true). */
+export type StepInput = Omit<CaptureStep, 'accept_poor_quality'> & { accept_poor_quality?: boolean };
+
 /** What may be set on a persona; anything absent keeps its template (or current) value. */
 export interface PersonaSettings {
   name?: string;
   language?: string;
-  steps?: CaptureStep[];
+  steps?: StepInput[];
   videoMinSeconds?: number | null;
   videoMaxSeconds?: number | null;
   branding?: Branding;
+  allowGallery?: boolean;
+  askLocation?: boolean;
+  maxPhotoDimension?: number | null;
 }
+
+/** The capture options of a persona, as the API, the CLI and the capture app's flow show them. */
+export const captureOptionsView = (p: PersonaRow) => ({
+  allow_gallery: p.allow_gallery === 1,
+  ask_location: p.ask_location === 1,
+  max_photo_dimension: p.max_photo_dimension,
+});
 
 /** A persona as the API and `--json` show it. */
 export const personaView = (p: PersonaRow) => ({
@@ -28,10 +46,11 @@ export const personaView = (p: PersonaRow) => ({
   name: p.name,
   kind: p.kind,
   language: p.language,
-  steps: JSON.parse(p.steps) as CaptureStep[],
+  steps: stepsFromJson(p.steps),
   video_min_seconds: p.video_min_seconds,
   video_max_seconds: p.video_max_seconds,
   branding: JSON.parse(p.branding) as Branding,
+  ...captureOptionsView(p),
 });
 
 export async function createPersona(
@@ -44,14 +63,19 @@ export async function createPersona(
     .where('id', '=', input.clientId)
     .executeTakeFirst();
   if (!client) throw new AppError('CLIENT_NOT_FOUND', { params: { id: input.clientId } });
-  const template = templateFor(input.kind);
+  const language = input.language ?? 'en';
+  // An unknown language is refused by the checks below; the template only needs words meanwhile.
+  const template = templateFor(input.kind, isSupportedLanguage(language) ? language : 'en');
   const values = checked(input.kind, {
     name: input.name ?? template.name,
-    language: input.language ?? 'en',
+    language,
     steps: input.steps ?? template.steps,
     videoMinSeconds: input.videoMinSeconds === undefined ? template.videoMinSeconds : input.videoMinSeconds,
     videoMaxSeconds: input.videoMaxSeconds === undefined ? template.videoMaxSeconds : input.videoMaxSeconds,
     branding: input.branding ?? { name: client.name },
+    allowGallery: input.allowGallery ?? false,
+    askLocation: input.askLocation ?? false,
+    maxPhotoDimension: input.maxPhotoDimension ?? null,
   });
   return deps.db
     .insertInto('personas')
@@ -60,7 +84,11 @@ export async function createPersona(
     .executeTakeFirstOrThrow();
 }
 
-/** Changes the given settings of the client's persona; undefined when it has no such persona. */
+/**
+ * Changes the given settings of the client's persona; undefined when it has no such persona. A new
+ * language alone also translates what is still exactly the old language's template: the steps, and the
+ * name (steps or a name given with it win).
+ */
 export async function updatePersona(
   db: Db,
   where: { id: number; clientId?: string },
@@ -68,13 +96,18 @@ export async function updatePersona(
 ): Promise<PersonaRow | undefined> {
   const current = await getPersona(db, where);
   if (!current) return undefined;
+  const translated = translatedTemplate(current, input.language);
   const values = checked(current.kind, {
-    name: input.name ?? current.name,
+    name: input.name ?? translated?.name ?? current.name,
     language: input.language ?? current.language,
-    steps: input.steps ?? (JSON.parse(current.steps) as CaptureStep[]),
+    steps: input.steps ?? translated?.steps ?? stepsFromJson(current.steps),
     videoMinSeconds: input.videoMinSeconds === undefined ? current.video_min_seconds : input.videoMinSeconds,
     videoMaxSeconds: input.videoMaxSeconds === undefined ? current.video_max_seconds : input.videoMaxSeconds,
     branding: { ...(JSON.parse(current.branding) as Branding), ...input.branding },
+    allowGallery: input.allowGallery ?? current.allow_gallery === 1,
+    askLocation: input.askLocation ?? current.ask_location === 1,
+    maxPhotoDimension:
+      input.maxPhotoDimension === undefined ? current.max_photo_dimension : input.maxPhotoDimension,
   });
   return db
     .updateTable('personas')
@@ -82,6 +115,24 @@ export async function updatePersona(
     .where('id', '=', current.id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * What of the template in `language` replaces the persona's own: its steps when they are still exactly
+ * the template of the persona's language, its name likewise. Undefined when the language does not change.
+ */
+function translatedTemplate(
+  current: PersonaRow,
+  language: string | undefined,
+): { steps?: CaptureStep[]; name?: string } | undefined {
+  if (language === undefined || language === current.language) return undefined;
+  if (!isSupportedLanguage(language) || !isSupportedLanguage(current.language)) return undefined;
+  const from = templateFor(current.kind, current.language);
+  const to = templateFor(current.kind, language);
+  return {
+    ...(sameSteps(stepsFromJson(current.steps), from.steps) && { steps: to.steps }),
+    ...(current.name === from.name && { name: to.name }),
+  };
 }
 
 export async function getPersona(db: Db, where: { id: number; clientId?: string | undefined }) {
@@ -107,14 +158,21 @@ function checked(
   s: Required<PersonaSettings>,
 ): Pick<
   PersonasTable,
-  'name' | 'language' | 'steps' | 'video_min_seconds' | 'video_max_seconds' | 'branding'
+  | 'name'
+  | 'language'
+  | 'steps'
+  | 'video_min_seconds'
+  | 'video_max_seconds'
+  | 'branding'
+  | 'allow_gallery'
+  | 'ask_location'
+  | 'max_photo_dimension'
 > {
   const fail = (message: string) => {
     throw new AppError('PERSONA_INVALID', { params: { reason: message } });
   };
   if (s.name.trim() === '' || s.name.length > 200) fail('name must be 1 to 200 characters');
-  if (!(SUPPORTED_LANGUAGES as readonly string[]).includes(s.language))
-    fail(`language must be one of ${SUPPORTED_LANGUAGES.join(', ')}`);
+  if (!isSupportedLanguage(s.language)) fail(`language must be one of ${SUPPORTED_LANGUAGES.join(', ')}`);
   if (s.steps.length === 0 || s.steps.length > 50) fail('steps must hold 1 to 50 steps');
   const ids = new Set<string>();
   for (const step of s.steps) {
@@ -129,6 +187,8 @@ function checked(
     if (typeof step.overlay !== 'string' || step.overlay.length > 40)
       fail(`step "${step.id}" overlay must be a name of at most 40 characters`);
     if (typeof step.required !== 'boolean') fail(`step "${step.id}" required must be true or false`);
+    if (step.accept_poor_quality !== undefined && typeof step.accept_poor_quality !== 'boolean')
+      fail(`step "${step.id}" accept_poor_quality must be true or false`);
   }
   if (!s.steps.some((step) => step.required)) fail('at least one step must be required');
   if (kind === 'video') {
@@ -147,12 +207,34 @@ function checked(
     fail('branding colour must look like #1a2b3c');
   if (s.branding.logoUrl !== undefined && !/^https:\/\/\S+$/.test(s.branding.logoUrl))
     fail('branding logo must be an https:// URL');
+  if (typeof s.allowGallery !== 'boolean') fail('allow_gallery must be true or false');
+  if (typeof s.askLocation !== 'boolean') fail('ask_location must be true or false');
+  const dimension = s.maxPhotoDimension;
+  if (
+    dimension !== null &&
+    !(Number.isInteger(dimension) && dimension >= PHOTO_DIMENSION_MIN && dimension <= PHOTO_DIMENSION_MAX)
+  )
+    fail(
+      `max_photo_dimension must be a whole number of pixels from ${PHOTO_DIMENSION_MIN} to ${PHOTO_DIMENSION_MAX}, or null`,
+    );
+  const steps: CaptureStep[] = s.steps.map((step) => ({
+    id: step.id,
+    label: step.label,
+    instructions: step.instructions,
+    required: step.required,
+    overlay: step.overlay,
+    accept_poor_quality: step.accept_poor_quality ?? true,
+  }));
   return {
     name: s.name.trim(),
     language: s.language,
-    steps: JSON.stringify(s.steps),
+    steps: JSON.stringify(steps),
     video_min_seconds: kind === 'video' ? s.videoMinSeconds : null,
     video_max_seconds: kind === 'video' ? s.videoMaxSeconds : null,
     branding: JSON.stringify(s.branding),
+    allow_gallery: s.allowGallery ? 1 : 0,
+    ask_location: s.askLocation ? 1 : 0,
+    // Videos are sent as recorded: the photo size cap means nothing to a video persona.
+    max_photo_dimension: kind === 'photo' ? dimension : null,
   };
 }

@@ -26,7 +26,14 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
   it('migrate applies the migrations once', async () => {
     expect(await json('migrate')).toEqual({
       database: backend,
-      applied: ['0001-foundation', '0002-inspections', '0003-analysis', '0004-webhooks', '0005-links'],
+      applied: [
+        '0001-foundation',
+        '0002-inspections',
+        '0003-analysis',
+        '0004-webhooks',
+        '0005-links',
+        '0006-capture-options',
+      ],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });
   });
@@ -153,6 +160,53 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     );
   });
 
+  it('personas create and update set the capture options; --json and the text show them', async () => {
+    const { id: clientId } = await json<{ id: string }>('clients', 'create', '--name', 'With options');
+    const created = await json<{ id: number; name: string; steps: { label: string }[] }>(
+      'personas',
+      'create',
+      '--client',
+      clientId,
+      '--kind',
+      'photo',
+      '--language',
+      'es',
+      '--allow-gallery',
+      '--ask-location',
+      '--max-photo-dimension',
+      '2048',
+    );
+    expect(created).toMatchObject({
+      name: 'Recorrido del vehículo en ocho ángulos',
+      allow_gallery: true,
+      ask_location: true,
+      max_photo_dimension: 2048,
+    });
+    expect(created.steps[0]!.label).toBe('Delantera');
+
+    const updated = await json(
+      'personas',
+      'update',
+      String(created.id),
+      '--no-allow-gallery',
+      '--max-photo-dimension',
+      'none',
+    );
+    expect(updated).toMatchObject({ allow_gallery: false, ask_location: true, max_photo_dimension: null });
+
+    const text = await cli('personas', 'list', '--client', clientId);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/gallery:\s+not allowed/);
+    expect(text.stdout).toMatch(/location:\s+asked/);
+    expect(text.stdout).toMatch(/max photo size:\s+as captured/);
+
+    const refused = await cli('personas', 'update', String(created.id), '--max-photo-dimension', '100');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(
+      'walkaround: max_photo_dimension must be a whole number of pixels from 640 to 8192, or null',
+    );
+  });
+
   it('users create makes operators and client users', async () => {
     const operator = await json<{ password: string; role: string }>(
       'users',
@@ -205,6 +259,10 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     [
       ['personas', 'create', '--client', 'x', '--kind', 'audio'],
       "option '--kind <kind>' argument 'audio' is invalid. expected one of photo, video",
+    ],
+    [
+      ['personas', 'update', '1', '--max-photo-dimension', 'big'],
+      "option '--max-photo-dimension <px|none>' argument 'big' is invalid. expected a whole number of pixels or none",
     ],
     [['nonsense'], "unknown command 'nonsense'"],
   ])('exits non-zero with a clear message for %j', async (args, message) => {

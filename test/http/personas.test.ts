@@ -1,6 +1,7 @@
 // The personas API (docs/api.md#personas): a client manages its own capture flows with its key;
 // nobody else's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { templateFor } from '../../src/domain/personas.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
@@ -53,6 +54,116 @@ describe.each(BACKENDS)('personas API on %s', (backend) => {
     ]);
   });
 
+  it('starts with the default capture options and changes them', async () => {
+    const created = await call('POST', '/api/personas', { kind: 'photo' });
+    expect(created.json()).toMatchObject({
+      allow_gallery: false,
+      ask_location: false,
+      max_photo_dimension: null,
+    });
+    const steps = created.json<{ steps: { accept_poor_quality: boolean }[] }>().steps;
+    expect(steps.every((s) => s.accept_poor_quality)).toBe(true);
+
+    const { id } = created.json<{ id: number }>();
+    const changed = await call('PATCH', `/api/personas/${id}`, {
+      allow_gallery: true,
+      ask_location: true,
+      max_photo_dimension: 2048,
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({
+      allow_gallery: true,
+      ask_location: true,
+      max_photo_dimension: 2048,
+    });
+    const back = await call('PATCH', `/api/personas/${id}`, {
+      allow_gallery: false,
+      max_photo_dimension: null,
+    });
+    expect(back.json()).toMatchObject({
+      allow_gallery: false,
+      ask_location: true,
+      max_photo_dimension: null,
+    });
+    expect((await call('GET', `/api/personas/${id}`)).json()).toEqual(back.json());
+
+    const video = await call('POST', '/api/personas', {
+      kind: 'video',
+      allow_gallery: true,
+      max_photo_dimension: 1024,
+    });
+    // Videos are sent as recorded: the photo size cap does not apply to them.
+    expect(video.json()).toMatchObject({ allow_gallery: true, max_photo_dimension: null });
+  });
+
+  it('keeps what a step says about poor-quality photos', async () => {
+    const steps = [
+      { id: 'front', label: 'Front', instructions: '', required: true, overlay: 'front' },
+      {
+        id: 'vin',
+        label: 'VIN',
+        instructions: 'Sharp.',
+        required: true,
+        overlay: 'vin',
+        accept_poor_quality: false,
+      },
+    ];
+    const created = await call('POST', '/api/personas', { kind: 'photo', steps });
+    expect(created.statusCode).toBe(201);
+    expect(created.json<{ steps: unknown[] }>().steps).toEqual([
+      { ...steps[0], accept_poor_quality: true },
+      steps[1],
+    ]);
+  });
+
+  it('creates the templates in the persona language', async () => {
+    for (const language of ['en', 'fr', 'de', 'es'] as const) {
+      for (const kind of ['photo', 'video'] as const) {
+        const created = await call('POST', '/api/personas', { kind, language });
+        const template = templateFor(kind, language);
+        expect(created.json()).toMatchObject({ language, name: template.name, steps: template.steps });
+      }
+    }
+    const labels = (['en', 'fr', 'de', 'es'] as const).map((l) => templateFor('photo', l).steps[0]!.label);
+    expect(labels).toEqual(['Front', 'Avant', 'Front', 'Delantera']);
+    const instructions = (['en', 'fr', 'de', 'es'] as const).map(
+      (l) => templateFor('photo', l).steps[0]!.instructions,
+    );
+    expect(new Set(instructions).size).toBe(4);
+  });
+
+  it('translates the template steps and name when only the language changes', async () => {
+    const { id } = (await call('POST', '/api/personas', { kind: 'photo', language: 'fr' })).json<{
+      id: number;
+    }>();
+    const german = await call('PATCH', `/api/personas/${id}`, { language: 'de' });
+    expect(german.json()).toMatchObject({
+      language: 'de',
+      name: templateFor('photo', 'de').name,
+      steps: templateFor('photo', 'de').steps,
+    });
+
+    // Steps changed by the client are theirs: a new language keeps them, and a name of theirs too.
+    const own = [{ id: 'front', label: 'Vorne', instructions: '', required: true, overlay: 'front' }];
+    await call('PATCH', `/api/personas/${id}`, { steps: own, name: 'Unser Ablauf' });
+    const spanish = await call('PATCH', `/api/personas/${id}`, { language: 'es' });
+    expect(spanish.json()).toMatchObject({
+      language: 'es',
+      name: 'Unser Ablauf',
+      steps: [{ ...own[0], accept_poor_quality: true }],
+    });
+
+    // Steps given with the new language win over the template.
+    const video = (await call('POST', '/api/personas', { kind: 'video' })).json<{ id: number }>();
+    const given = [{ id: 'walk', label: 'Tour', instructions: '', required: true, overlay: 'walk' }];
+    const both = await call('PATCH', `/api/personas/${video.id}`, { language: 'fr', steps: given });
+    expect(both.json()).toMatchObject({
+      language: 'fr',
+      name: templateFor('video', 'fr').name,
+      steps: [{ ...given[0], accept_poor_quality: true }],
+    });
+  });
+
   it('changes steps and branding of a persona', async () => {
     const { id } = (await call('POST', '/api/personas', { kind: 'photo' })).json<{ id: number }>();
     const steps = [
@@ -61,7 +172,10 @@ describe.each(BACKENDS)('personas API on %s', (backend) => {
     ];
     const changed = await call('PATCH', `/api/personas/${id}`, { steps, branding: { colour: '#112233' } });
     expect(changed.statusCode).toBe(200);
-    expect(changed.json()).toMatchObject({ steps, branding: { name: 'Acme Leasing', colour: '#112233' } });
+    expect(changed.json()).toMatchObject({
+      steps: steps.map((s) => ({ ...s, accept_poor_quality: true })),
+      branding: { name: 'Acme Leasing', colour: '#112233' },
+    });
     expect((await call('GET', `/api/personas/${id}`)).json()).toEqual(changed.json());
   });
 
@@ -86,6 +200,10 @@ describe.each(BACKENDS)('personas API on %s', (backend) => {
       { kind: 'photo', branding: { logoUrl: 'http://example.com/x.png' } },
       'branding logo must be an https:// URL',
     ],
+    ...[639, 8193, 1024.5].map((max_photo_dimension): [object, string] => [
+      { kind: 'photo', max_photo_dimension },
+      'max_photo_dimension must be a whole number of pixels from 640 to 8192, or null',
+    ]),
   ])('refuses %j with the rule it breaks', async (body, message) => {
     const response = await call('POST', '/api/personas', body);
     expect(response.statusCode).toBe(400);
@@ -93,7 +211,14 @@ describe.each(BACKENDS)('personas API on %s', (backend) => {
   });
 
   it('refuses bodies outside the schema', async () => {
-    for (const body of [{ kind: 'audio' }, { kind: 'photo', language: 'xx' }, { kind: 'photo', extra: 1 }]) {
+    for (const body of [
+      { kind: 'audio' },
+      { kind: 'photo', language: 'xx' },
+      { kind: 'photo', extra: 1 },
+      { kind: 'photo', allow_gallery: 'yes' },
+      { kind: 'photo', ask_location: 1 },
+      { kind: 'photo', max_photo_dimension: '2048' },
+    ]) {
       const response = await call('POST', '/api/personas', body);
       expect(response.statusCode).toBe(400);
     }

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
-import { SUPPORTED_LANGUAGES } from '../../domain/personas.js';
+import { PHOTO_DIMENSION_MAX, PHOTO_DIMENSION_MIN, SUPPORTED_LANGUAGES } from '../../domain/personas.js';
 import {
   createPersona,
   getPersona,
@@ -23,6 +23,12 @@ const Step = Type.Object(
     instructions: Type.String({ maxLength: 1000 }),
     required: Type.Boolean(),
     overlay: Type.String({ maxLength: 40, description: 'Framing overlay the capture app draws.' }),
+    accept_poor_quality: Type.Optional(
+      Type.Boolean({
+        description:
+          'Whether the customer may keep a photo that fails the quality pre-check (default true); false makes them retake it.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -43,6 +49,23 @@ const Settings = {
   video_min_seconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   video_max_seconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   branding: Type.Optional(Branding),
+  allow_gallery: Type.Optional(
+    Type.Boolean({
+      description: "The customer may pick photos or videos from the phone's gallery (default false).",
+    }),
+  ),
+  ask_location: Type.Optional(
+    Type.Boolean({
+      description:
+        "The capture app asks for the customer's location and sends it with each capture (default false).",
+    }),
+  ),
+  // Any number: the persona rules check that it is whole and in range, with a message naming the field.
+  max_photo_dimension: Type.Optional(
+    Type.Union([Type.Number(), Type.Null()], {
+      description: `Photo personas: the capture app scales photos whose long side is larger (${PHOTO_DIMENSION_MIN} to ${PHOTO_DIMENSION_MAX} px); null sends them as captured (default).`,
+    }),
+  ),
 };
 const CreateBody = Type.Object(
   { kind: Type.Union([Type.Literal('photo'), Type.Literal('video')]), ...Settings },
@@ -59,6 +82,9 @@ const settingsOf = (body: Static<typeof UpdateBody>): PersonaSettings => ({
   ...(body.video_min_seconds !== undefined && { videoMinSeconds: body.video_min_seconds }),
   ...(body.video_max_seconds !== undefined && { videoMaxSeconds: body.video_max_seconds }),
   ...(body.branding !== undefined && { branding: body.branding }),
+  ...(body.allow_gallery !== undefined && { allowGallery: body.allow_gallery }),
+  ...(body.ask_location !== undefined && { askLocation: body.ask_location }),
+  ...(body.max_photo_dimension !== undefined && { maxPhotoDimension: body.max_photo_dimension }),
 });
 
 export const personaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {

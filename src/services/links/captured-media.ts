@@ -77,6 +77,7 @@ export async function storeCapture(
     sha256: stored.sha256,
     bytes: stored.bytes,
     mime: guard.sniffed!.mime,
+    capture_metadata: null,
     created_at: deps.now(),
   };
   let replaced: Pick<LinkMediaRow, 'storage_key' | 'sha256'> | undefined;

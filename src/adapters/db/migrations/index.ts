@@ -5,6 +5,7 @@ import { inspections } from './0002-inspections.js';
 import { analysis } from './0003-analysis.js';
 import { webhooks } from './0004-webhooks.js';
 import { links } from './0005-links.js';
+import { captureOptions } from './0006-capture-options.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -16,6 +17,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0003-analysis': analysis(),
         '0004-webhooks': webhooks(),
         '0005-links': links(),
+        '0006-capture-options': captureOptions(),
       }),
   };
 }
