@@ -303,6 +303,18 @@ export const catalogue = {
     surface: 'plain',
     when: 'A quality check whose body is not an image, or an image that does not decode.',
   },
+  CAPTURE_METADATA_INVALID: {
+    status: 400,
+    message: 'Invalid capture metadata: <field>',
+    surface: 'plain',
+    when: 'An upload whose `Upload-Metadata` carries a malformed `source`, `captured_at`, `orientation`, `latitude`, `longitude` or `accuracy` (or only one of `latitude` and `longitude`).',
+  },
+  CAPTURE_GALLERY_NOT_ALLOWED: {
+    status: 400,
+    message: 'Photos and videos from the gallery are not allowed for this inspection',
+    surface: 'plain',
+    when: "An upload with `source` `gallery` for a persona that does not allow the phone's gallery.",
+  },
 
   // Personas API.
   PERSONA_INVALID: {

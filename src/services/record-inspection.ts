@@ -3,6 +3,7 @@
 // inspection from a link goes through exactly the same pipeline, webhook and result as an upload.
 import crypto from 'node:crypto';
 import type { ClientRow, Db, InspectionsTable } from '../ports/database.js';
+import type { CaptureMetadata } from '../domain/capture-metadata.js';
 import type { MediaKind } from '../domain/limits.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { emitEvent } from './webhooks/events.js';
@@ -39,6 +40,8 @@ export interface RecordedMedia {
   sourceUrl?: string | null;
   pairIndex?: number | null;
   pairMember?: number | null;
+  /** What the capture app said about media captured behind a link; API uploads have none. */
+  captureMetadata?: CaptureMetadata | null;
 }
 
 export async function recordInspection(
@@ -90,6 +93,7 @@ export async function recordInspection(
         sha256: m.sha256,
         bytes: m.bytes,
         mime: m.mime,
+        capture_metadata: m.captureMetadata ? JSON.stringify(m.captureMetadata) : null,
         created_at: now,
       })),
     )

@@ -12,7 +12,11 @@ export interface CaptureClient {
   /** Sends bytes from `offset`. */
   patch(location: string, offset: number, bytes: Buffer): Promise<Response>;
   /** Creates and sends a whole file in one PATCH; returns the final PATCH response and the location. */
-  upload(step: string, bytes: Buffer): Promise<{ location: string; response: Response }>;
+  upload(
+    step: string,
+    bytes: Buffer,
+    extra?: Record<string, string>,
+  ): Promise<{ location: string; response: Response }>;
   /**
    * Sends `bytes` (declared as the rest of the upload: `total - offset`) and then drops the
    * connection, as a phone losing its network does; `arrived` tells when the server has them all.
@@ -62,8 +66,8 @@ export function captureClient(baseUrl: string, token: string): CaptureClient {
         },
         body: bytes,
       }),
-    async upload(step, bytes) {
-      const created = await client.create(step, bytes.length);
+    async upload(step, bytes, extra = {}) {
+      const created = await client.create(step, bytes.length, extra);
       if (created.status !== 201)
         throw new Error(`create answered ${created.status}: ${await created.text()}`);
       const location = created.headers.get('location')!;

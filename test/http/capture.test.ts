@@ -270,6 +270,7 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
     const late = storeCapture(t.deps, seenBefore, {
       uploadId: 'late',
       stepId: 'plate',
+      metadata: null,
       source: Readable.from([unique]),
     });
     await expect(late).rejects.toMatchObject({ code: 'CAPTURE_LINK_SUBMITTED' });

@@ -45,12 +45,21 @@ export const captureUploadRoutes: FastifyPluginAsync<{ deps: Deps }> = async (ap
     },
     onUploadCreate: async (req, upload) => {
       const step = upload.metadata?.step ?? undefined;
-      await startCaptureUpload(uploadDeps, linkOf(req), { stepId: step, size: upload.size }).catch(refuse);
+      await startCaptureUpload(uploadDeps, linkOf(req), {
+        stepId: step,
+        size: upload.size,
+        metadata: upload.metadata,
+      }).catch(refuse);
       return {};
     },
+    // tus keeps the creation's metadata with the upload (on disk), so the finish reads it from there.
     onUploadFinish: async (req, upload) => {
       const step = upload.metadata?.step ?? '';
-      await finishCaptureUpload(uploadDeps, linkOf(req), { id: upload.id, stepId: step }).catch(refuse);
+      await finishCaptureUpload(uploadDeps, linkOf(req), {
+        id: upload.id,
+        stepId: step,
+        metadata: upload.metadata,
+      }).catch(refuse);
       return {};
     },
     // The reply is tus's own, so Fastify's error handler never sees these: log ours, hide the details.

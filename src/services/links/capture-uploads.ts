@@ -1,9 +1,11 @@
 // Resumable uploads behind a link, as the tus server hands them over: a new upload is checked before any
-// byte is sent (its step, its size, the link's unfinished uploads), and a finished one becomes the
-// step's media. Upload ids start with the link's id, so a token reaches only its own uploads.
+// byte is sent (its step, its size, its capture metadata, the link's unfinished uploads), and a finished
+// one becomes the step's media, with its metadata. Upload ids start with the link's id, so a token
+// reaches only its own uploads.
 import { AppError } from '../../domain/errors.js';
 import type { CaptureStaging } from '../../ports/capture-staging.js';
 import type { OpenLink } from './capture.js';
+import { checkCaptureMetadata, type UploadMetadata } from './capture-metadata.js';
 import {
   checkCaptureStart,
   newCaptureUploadId,
@@ -27,9 +29,10 @@ export const isLinkUpload = (open: OpenLink, uploadId: string): boolean =>
 export async function startCaptureUpload(
   deps: CaptureUploadDeps,
   open: OpenLink,
-  upload: { stepId: string | undefined; size: number | undefined },
+  upload: { stepId: string | undefined; size: number | undefined; metadata: UploadMetadata | undefined },
 ): Promise<void> {
   checkCaptureStart(open, upload.stepId, upload.size);
+  checkCaptureMetadata(open.persona, upload.metadata);
   const unfinished = await deps.staging.countUnfinished(`${open.link.id}_`);
   if (unfinished >= UNFINISHED_PER_STEP * open.steps.length) throw new AppError('CAPTURE_TOO_MANY_UPLOADS');
 }
@@ -37,17 +40,21 @@ export async function startCaptureUpload(
 /**
  * Streams a finished upload into media storage as the step's media, then drops it from staging.
  * Refused bytes are dropped too (a retry starts a new upload); after a failure of ours they stay, so
- * the app's retry of the last PATCH finishes the upload without sending it again.
+ * the app's retry of the last PATCH finishes the upload without sending it again. The metadata is the
+ * one tus kept from the creation, checked again against the persona as it is now (it may have changed
+ * while the bytes were on their way).
  */
 export async function finishCaptureUpload(
   deps: CaptureUploadDeps,
   open: OpenLink,
-  upload: { id: string; stepId: string },
+  upload: { id: string; stepId: string; metadata: UploadMetadata | undefined },
 ): Promise<void> {
   try {
+    const metadata = checkCaptureMetadata(open.persona, upload.metadata);
     await storeCapture(deps, open, {
       uploadId: upload.id,
       stepId: upload.stepId,
+      metadata,
       source: deps.staging.read(upload.id),
     });
   } catch (error) {

@@ -8,8 +8,10 @@ import {
   type LinkRow,
   type PersonaRow,
 } from '../../ports/database.js';
+import { captureMetadataFromJson } from '../../domain/capture-metadata.js';
 import { AppError } from '../../domain/errors.js';
-import type { Branding, CaptureStep } from '../../domain/personas.js';
+import { stepsFromJson, type Branding, type CaptureStep } from '../../domain/personas.js';
+import { captureOptionsView } from '../personas.js';
 import { recordInspection, type RecordDeps } from '../record-inspection.js';
 import { lockOpenLink } from './captured-media.js';
 import { emitLinkEvent } from './link-events.js';
@@ -42,7 +44,7 @@ export async function linkOfToken(
     .selectAll()
     .where('id', '=', link.persona_id)
     .executeTakeFirstOrThrow();
-  return { link, persona, steps: JSON.parse(persona.steps) as CaptureStep[] };
+  return { link, persona, steps: stepsFromJson(persona.steps) };
 }
 
 /** Everything the capture app shows: steps, branding, language, what is uploaded, time left. */
@@ -59,6 +61,12 @@ export interface FlowView {
     video_min_seconds: number | null;
     video_max_seconds: number | null;
     branding: Branding;
+    /** The customer may pick media from the phone's gallery. */
+    allow_gallery: boolean;
+    /** The app asks for the customer's location and sends it with each capture. */
+    ask_location: boolean;
+    /** The app scales photos whose long side is larger; null sends them as captured. */
+    max_photo_dimension: number | null;
     steps: CaptureStep[];
   };
   uploaded: {
@@ -105,6 +113,7 @@ export async function readFlow(deps: CaptureDeps, open: OpenLink): Promise<FlowV
       video_min_seconds: persona.video_min_seconds,
       video_max_seconds: persona.video_max_seconds,
       branding: JSON.parse(persona.branding) as Branding,
+      ...captureOptionsView(persona),
       steps,
     },
     uploaded: media.map((m) => ({
@@ -170,6 +179,7 @@ export async function submitLink(
         bytes: m.bytes,
         // Which capture step the media answers, as `original_Id` does for an API upload.
         originalId: m.step_id,
+        captureMetadata: captureMetadataFromJson(m.capture_metadata),
       })),
     });
     await emitLinkEvent(trx, deps, 'link.submitted', { ...link, status: 'submitted', submitted_at: now });

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type Db, inTransaction, type LinkMediaRow } from '../../ports/database.js';
+import type { CaptureMetadata } from '../../domain/capture-metadata.js';
 import { AppError } from '../../domain/errors.js';
 import { LIMITS, type MediaKind } from '../../domain/limits.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
@@ -38,11 +39,14 @@ export interface CaptureStoreDeps {
   now: () => number;
 }
 
-/** Streams a finished upload into storage (sniffed and size-checked) and makes it the step's media. */
+/**
+ * Streams a finished upload into storage (sniffed and size-checked) and makes it the step's media, with
+ * its checked capture metadata (null when the app sent none).
+ */
 export async function storeCapture(
   deps: CaptureStoreDeps,
   open: OpenLink,
-  capture: { uploadId: string; stepId: string; source: Readable },
+  capture: { uploadId: string; stepId: string; metadata: CaptureMetadata | null; source: Readable },
 ): Promise<LinkMediaRow> {
   const expected = kindOf(open);
   const guard = new MediaGuard({
@@ -77,7 +81,7 @@ export async function storeCapture(
     sha256: stored.sha256,
     bytes: stored.bytes,
     mime: guard.sniffed!.mime,
-    capture_metadata: null,
+    capture_metadata: capture.metadata === null ? null : JSON.stringify(capture.metadata),
     created_at: deps.now(),
   };
   let replaced: Pick<LinkMediaRow, 'storage_key' | 'sha256'> | undefined;
