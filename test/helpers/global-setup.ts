@@ -7,6 +7,11 @@
 // Redis: `TEST_REDIS_URL` or `REDIS_URL` when set (it must answer), else redis://127.0.0.1:6379 when it
 // answers. The tests read it with `inject('redisUrl')`; null means none answered: the Redis tests are
 // skipped and the end of the run says so.
+//
+// Chromium, for the browser tests: `TEST_CHROMIUM` when set (it must exist), else Debian's
+// /usr/bin/chromium when installed. Without one the browser tests are skipped and the end of the run
+// says so.
+import fs from 'node:fs';
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -18,11 +23,14 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The Redis the Redis tests use, or null when none answered (they are skipped). */
     redisUrl: string | null;
+    /** The Chromium the browser tests drive, or null when none is installed (they are skipped). */
+    chromium: string | null;
   }
 }
 
 const DEFAULT_POSTGRES = { host: '127.0.0.1', port: 5432 };
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
 /** A URL without its password, for printing. */
 function shown(url: string): string {
@@ -116,17 +124,34 @@ async function chooseRedis(): Promise<string | null> {
   return null;
 }
 
+/** The Chromium of this run, or null when the default one is not installed. */
+function chooseChromium(): string | null {
+  const given = process.env.TEST_CHROMIUM;
+  const file = given || DEFAULT_CHROMIUM;
+  if (fs.existsSync(file)) {
+    console.log(`Chromium: ${file}`);
+    return file;
+  }
+  if (given) throw new Error(`The browser tests were asked to use ${file}, which does not exist.`);
+  return null;
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const redisUrl = await chooseRedis();
   project.provide('redisUrl', redisUrl);
+  const chromium = chooseChromium();
+  project.provide('chromium', chromium);
   const postgres = await choosePostgres();
   return async () => {
     await postgres.stop?.();
-    if (!redisUrl) {
-      // After the summary: a run that did not test the Redis adapter must say so.
+    // After the summary: a run that did not test the Redis adapter or the web apps must say so.
+    if (!redisUrl)
       process.stderr.write(
         `\nRedis adapter NOT tested: no Redis server answered at ${DEFAULT_REDIS_URL} (set REDIS_URL)\n`,
       );
-    }
+    if (!chromium)
+      process.stderr.write(
+        `\nWeb apps NOT tested in a browser: no Chromium at ${DEFAULT_CHROMIUM} (install Debian's chromium or set TEST_CHROMIUM)\n`,
+      );
   };
 }

@@ -1,0 +1,153 @@
+// Browser tests in Debian's Chromium driven by playwright-core: a phone (viewport, touch, a fake rear
+// camera playing a file), accessibility checks with axe-core, and screenshots saved for people to look
+// at (test-output/screenshots/, not committed).
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { expect } from 'vitest';
+import { PHOTOS } from './media.js';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+/** The flags Chromium needs here: headless as root, and no calls home on this closed network. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/screenshots');
+
+export interface Phone {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export interface PhoneOptions {
+  chromium: string;
+  /** The file the fake rear camera plays (Y4M or MJPEG); none: the camera is refused. */
+  camera?: string | undefined;
+  /** Kept between launches, so IndexedDB survives a browser that was closed or killed. */
+  userDataDir?: string;
+  /** The browser's language (navigator.languages). */
+  locale?: string;
+  /** Landscape instead of portrait. */
+  landscape?: boolean;
+  /** Narrowest phones: 320 px wide. */
+  narrow?: boolean;
+}
+
+/** A mid-range phone: 390 × 844 CSS pixels, touch, the rear camera a fake device playing `camera`. */
+export async function launchPhone(options: PhoneOptions): Promise<Phone> {
+  const cameraFlags = options.camera
+    ? [
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        `--use-file-for-fake-video-capture=${options.camera}`,
+      ]
+    : ['--deny-permission-prompts'];
+  const width = options.narrow ? 320 : 390;
+  const height = options.narrow ? 640 : 844;
+  const viewport = options.landscape ? { width: height, height: width } : { width, height };
+  const userDataDir = options.userDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-browser-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: options.chromium,
+    args: [...FLAGS, ...cameraFlags],
+    viewport,
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: options.locale ?? 'en-GB',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      if (!options.userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs axe-core on the page: no serious or critical violation may remain. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(violations, `accessibility of ${screen}`).toEqual([]);
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Saves a screenshot as test-output/screenshots/<app>/<name>.png and returns its path. */
+export async function screenshot(page: Page, app: string, name: string): Promise<string> {
+  const file = path.join(SCREENSHOTS, app, `${name}.png`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/**
+ * A Y4M file for the fake camera, made from a real photo with the bundled ffmpeg: `sharp` is the photo
+ * scaled to 1280 × 960 (its quality passes), `blurred` the same photo out of focus (it fails for blur).
+ */
+export async function cameraFile(dir: string, kind: 'sharp' | 'blurred'): Promise<string> {
+  const still = path.join(dir, `${kind}.png`);
+  let image = sharp(path.join(PHOTOS, 'scenetext01.jpg')).resize(1280, 960, { kernel: 'lanczos3' });
+  if (kind === 'blurred') image = image.blur(6);
+  await image.png().toFile(still);
+  const file = path.join(dir, `${kind}.y4m`);
+  await run(
+    ffmpeg.path,
+    ['-y', '-loglevel', 'error', '-loop', '1', '-i', still, '-frames:v', '3', '-r', '10'].concat([
+      '-pix_fmt',
+      'yuv420p',
+      file,
+    ]),
+  );
+  return file;
+}
+
+/** A moving, noisy Y4M for recording videos: noise does not compress, so seconds make megabytes. */
+export async function movingCameraFile(dir: string): Promise<string> {
+  const file = path.join(dir, 'moving.y4m');
+  await run(ffmpeg.path, [
+    '-y',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=640x480:rate=15,noise=alls=40:allf=t',
+    '-frames:v',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  ]);
+  return file;
+}

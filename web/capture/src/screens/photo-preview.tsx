@@ -1,0 +1,86 @@
+// The photo just taken, with the server's quality verdict in plain words: retake, use it, or (where the
+// step allows) keep a photo that failed.
+import { useEffect, useState } from 'preact/hooks';
+import { checkQuality, type QualityCheck, type Step } from '../api.js';
+import { useObjectUrl } from '../hooks.js';
+import type { MessageKey, Translate } from '../i18n/index.js';
+import type { PhotoTaken, Session } from '../session.js';
+
+type Verdict = 'checking' | 'unchecked' | QualityCheck;
+
+/** The first reason a photo fails, in the order a customer can best act on. */
+export function problemOf(quality: QualityCheck): MessageKey | undefined {
+  if (!quality.resolution.pass) return 'preview.small';
+  if (!quality.exposure.pass)
+    return quality.exposure.state === 'dark' ? 'preview.dark' : 'preview.overexposed';
+  if (!quality.blur.pass) return 'preview.blur';
+  return undefined;
+}
+
+export function PhotoPreview(props: {
+  session: Session;
+  step: Step;
+  t: Translate;
+  photo: PhotoTaken;
+  onRetake: () => void;
+  onUse: () => Promise<void>;
+}) {
+  const { photo, t } = props;
+  const url = useObjectUrl(photo.blob);
+  const [verdict, setVerdict] = useState<Verdict>('checking');
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    photo.preview
+      .then((preview) => checkQuality(props.session.token, preview, photo.image))
+      .then(
+        (quality) => live && setVerdict(quality),
+        () => live && setVerdict('unchecked'),
+      );
+    return () => {
+      live = false;
+    };
+  }, [photo]);
+
+  const problem = typeof verdict === 'object' ? problemOf(verdict) : undefined;
+  const mayKeep = props.step.accept_poor_quality !== false;
+  const use = async () => {
+    setSaving(true);
+    await props.onUse();
+  };
+
+  return (
+    <section
+      class="preview"
+      aria-labelledby="preview-title"
+      data-verdict={problem ? 'problem' : typeof verdict === 'string' ? verdict : 'good'}
+    >
+      <h2 id="preview-title" class="visually-hidden">
+        {t('preview.title')}
+      </h2>
+      <div class="viewfinder">{url && <img src={url} alt={props.step.label} />}</div>
+      <div class={`verdict ${problem ? 'bad' : verdict === 'checking' ? 'wait' : 'good'}`} role="status">
+        {verdict === 'checking' && t('preview.checking')}
+        {verdict === 'unchecked' && t('preview.unchecked')}
+        {typeof verdict === 'object' && (problem ? t(problem) : t('preview.good'))}
+        {problem && !mayKeep && <strong> {t('preview.retakeNeeded')}</strong>}
+      </div>
+      <div class="actions row">
+        <button type="button" class={problem ? 'primary' : 'secondary'} onClick={props.onRetake}>
+          {t('preview.retake')}
+        </button>
+        {(!problem || mayKeep) && (
+          <button
+            type="button"
+            class={problem ? 'secondary' : 'primary'}
+            disabled={saving || verdict === 'checking'}
+            onClick={() => void use()}
+          >
+            {problem ? t('preview.keep') : t('preview.use')}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

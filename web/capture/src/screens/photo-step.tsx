@@ -1,0 +1,181 @@
+// One photo step: the live rear camera with the step's outline over it, a big shutter within thumb's
+// reach, the torch where there is one, the gallery where the persona allows it; when the camera cannot
+// be used, the phone's own camera through a file input. Then the photo's preview and quality check.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { CameraUnavailable, openCamera, type Camera } from '../camera.js';
+import { Overlay } from '../overlays/index.js';
+import type { PhotoTaken } from '../session.js';
+import type { CaptureMeta } from '../storage.js';
+import { PhotoPreview } from './photo-preview.js';
+import { sourceOfFile, StepFrame, type StepProps } from './step-frame.js';
+
+type CameraState = 'starting' | 'unavailable' | Camera;
+
+export function PhotoStep(props: StepProps) {
+  const { session, step, t } = props;
+  const [camera, setCamera] = useState<CameraState>('starting');
+  const [ready, setReady] = useState(false);
+  const [torch, setTorch] = useState(false);
+  const [taken, setTaken] = useState<{ photo: PhotoTaken; meta: CaptureMeta }>();
+  const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState(false);
+  const video = useRef<HTMLVideoElement>(null);
+  const allowGallery = session.flow.persona.allow_gallery === true;
+
+  useEffect(() => {
+    let live = true;
+    let opened: Camera | undefined;
+    openCamera('photo').then(
+      (c) => (live ? setCamera((opened = c)) : c.stop()),
+      (error: unknown) =>
+        live && setCamera(error instanceof CameraUnavailable ? 'unavailable' : 'unavailable'),
+    );
+    return () => {
+      live = false;
+      opened?.stop();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (typeof camera === 'string' || !video.current) return;
+    video.current.srcObject = camera.stream;
+    void video.current.play().catch(() => undefined);
+  }, [camera, taken]);
+
+  const take = async (blob: Blob, source: CaptureMeta['source']) => {
+    if (source === 'gallery' && !allowGallery) return setRefused(true);
+    setBusy(true);
+    try {
+      setTaken({ photo: await session.takePhoto(blob), meta: session.metaFor(source) });
+      setRefused(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const shoot = async () => {
+    if (typeof camera === 'string' || !video.current) return;
+    setBusy(true);
+    try {
+      await take(await camera.takePhoto(video.current), 'camera');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const picked = (source: 'camera' | 'gallery' | 'file') => (event: Event) => {
+    const input = event.currentTarget as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (file) void take(file, source === 'file' ? sourceOfFile(file) : source);
+  };
+
+  const frame = {
+    step,
+    index: props.index,
+    total: session.steps.length,
+    t,
+    onBack: taken ? () => setTaken(undefined) : props.onBack,
+    onSkip: step.required || taken ? undefined : () => void session.skip(step).then(props.onDone),
+    camera: typeof camera === 'string' ? camera : ready ? 'ready' : 'starting',
+  };
+
+  if (taken)
+    return (
+      <StepFrame {...frame}>
+        <PhotoPreview
+          session={session}
+          step={step}
+          t={t}
+          photo={taken.photo}
+          onRetake={() => setTaken(undefined)}
+          onUse={async () => {
+            await session.keepPhoto(step, taken.photo, taken.meta);
+            props.onDone();
+          }}
+        />
+      </StepFrame>
+    );
+
+  const torchButton =
+    typeof camera !== 'string' && camera.hasTorch ? (
+      <button
+        type="button"
+        class="round"
+        aria-pressed={torch}
+        aria-label={torch ? t('step.torchOff') : t('step.torchOn')}
+        onClick={() => void camera.setTorch(!torch).then(() => setTorch(!torch))}
+      >
+        <span class="icon icon-torch" aria-hidden="true" />
+      </button>
+    ) : (
+      <span class="round-spacer" />
+    );
+  const galleryButton = allowGallery ? (
+    <label class="round" aria-label={t('step.gallery')}>
+      <span class="icon icon-gallery" aria-hidden="true" />
+      <input type="file" accept="image/*" class="hidden-input" onChange={picked('gallery')} />
+    </label>
+  ) : (
+    <span class="round-spacer" />
+  );
+
+  return (
+    <StepFrame {...frame}>
+      <p class="instructions">{step.instructions}</p>
+      {refused && (
+        <p class="alert" role="alert">
+          {t('step.galleryRefused')}
+        </p>
+      )}
+      {camera === 'unavailable' ? (
+        <div class="fallback">
+          <Overlay name={step.overlay} class="overlay static" />
+          <p>{t('step.cameraBlocked')}</p>
+          <label class="button primary big">
+            {t('step.openCamera')}
+            <input
+              type="file"
+              accept="image/*"
+              capture="environment"
+              class="hidden-input"
+              onChange={picked('file')}
+            />
+          </label>
+          {allowGallery && (
+            <label class="button secondary">
+              {t('step.gallery')}
+              <input type="file" accept="image/*" class="hidden-input" onChange={picked('gallery')} />
+            </label>
+          )}
+        </div>
+      ) : (
+        <>
+          <div class="viewfinder">
+            <video
+              ref={video}
+              muted
+              playsInline
+              autoPlay
+              aria-hidden="true"
+              onLoadedData={() => setReady(true)}
+            />
+            <Overlay name={step.overlay} class="overlay" />
+            {!ready && <p class="camera-status">{t('step.cameraStarting')}</p>}
+          </div>
+          <div class="controls">
+            {galleryButton}
+            <button
+              type="button"
+              class="shutter"
+              aria-label={t('step.shutter')}
+              disabled={!ready || busy}
+              onClick={() => void shoot()}
+            />
+            {torchButton}
+          </div>
+        </>
+      )}
+    </StepFrame>
+  );
+}
