@@ -38,22 +38,27 @@ export function assessQuality(image: QualityInput): QualityPart {
   const grey = toGrey(image.preview);
   const blur = laplacianVariance(grey, image.preview.width, image.preview.height);
   const exposure = exposureOf(grey);
-  const shortSide = Math.min(image.width, image.height);
   const result: QualityPart = {
     blur: { score: round(blur, 2), threshold: BLUR_MIN_VARIANCE, pass: blur >= BLUR_MIN_VARIANCE },
     exposure,
-    resolution: {
-      score: shortSide,
-      threshold: RESOLUTION_MIN_SHORT_SIDE,
-      width: image.width,
-      height: image.height,
-      megapixels: round((image.width * image.height) / 1e6, 2),
-      pass: shortSide >= RESOLUTION_MIN_SHORT_SIDE,
-    },
+    resolution: resolutionCheck(image.width, image.height),
     pass: false,
   };
   result.pass = result.blur.pass && result.exposure.pass && result.resolution.pass;
   return result;
+}
+
+/** The resolution verdict on an original of `width` × `height` pixels (after EXIF orientation). */
+export function resolutionCheck(width: number, height: number): QualityPart['resolution'] {
+  const shortSide = Math.min(width, height);
+  return {
+    score: shortSide,
+    threshold: RESOLUTION_MIN_SHORT_SIDE,
+    width,
+    height,
+    megapixels: round((width * height) / 1e6, 2),
+    pass: shortSide >= RESOLUTION_MIN_SHORT_SIDE,
+  };
 }
 
 export const qualityAnalyzer: ImageAnalyzer<typeof QualityPart> = {

@@ -303,6 +303,12 @@ export const catalogue = {
     surface: 'plain',
     when: 'A quality check whose body is not an image, or an image that does not decode.',
   },
+  CAPTURE_ORIGINAL_SIZE_INVALID: {
+    status: 400,
+    message: 'Invalid original size: <reason>',
+    surface: 'plain',
+    when: 'A quality check whose `width` and `height` are not both whole numbers from 1 to 100000, or are smaller than the photo sent.',
+  },
   CAPTURE_METADATA_INVALID: {
     status: 400,
     message: 'Invalid capture metadata: <field>',

@@ -327,6 +327,45 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
     });
   });
 
+  it("judges a preview's resolution on the original size given as width and height", async () => {
+    const { token } = await newLink();
+    const check = (query: string) =>
+      call(`quality${query}`, token, {
+        method: 'POST',
+        headers: { 'content-type': 'image/jpeg' },
+        body: FRONT,
+      });
+    const alone = ((await (await check('')).json()) as { quality: QualityPart }).quality;
+    expect(alone.resolution.pass).toBe(false); // 512 × 384
+
+    for (const query of ['?width=4032&height=3024', '?height=4032&width=3024']) {
+      const response = await check(query);
+      expect(response.status).toBe(200);
+      const { quality } = (await response.json()) as { quality: QualityPart };
+      expect(quality.blur).toEqual(alone.blur);
+      expect(quality.exposure).toEqual(alone.exposure);
+      expect(quality.resolution).toMatchObject({ score: 3024, megapixels: 12.19, pass: true });
+      expect(quality.pass).toBe(quality.blur.pass && quality.exposure.pass);
+    }
+    const small = ((await (await check('?width=1000&height=700')).json()) as { quality: QualityPart })
+      .quality;
+    expect(small.resolution).toMatchObject({ width: 1000, height: 700, score: 700, pass: false });
+    expect(small.pass).toBe(false);
+
+    for (const [query, reason] of [
+      ['?width=4032', 'width and height go together'],
+      ['?height=3024', 'width and height go together'],
+      ['?width=0&height=3024', 'width must be a whole number from 1 to 100000'],
+      ['?width=4032&height=100001', 'height must be a whole number from 1 to 100000'],
+      ['?width=4032.5&height=3024', 'width must be a whole number from 1 to 100000'],
+      ['?width=500&height=384', 'the photo sent is larger than width × height'],
+    ]) {
+      const response = await check(query!);
+      expect(response.status, query).toBe(400);
+      expect(await response.json()).toEqual({ status: 'error', message: `Invalid original size: ${reason}` });
+    }
+  });
+
   it('submits: the same inspection, job and events as an upload; the token is then spent', async () => {
     const { token, link, capture } = await newLink(shortPersona, {
       inputMetaData: { licensePlate: 'AB-123-CD' },

@@ -2,6 +2,7 @@
 // link token alone (`Authorization: Bearer <token>`): the flow, resumable uploads per step (tus), a
 // quality pre-check for one photo, and the submit. See docs/links.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { readFlow, submitLink } from '../../services/links/capture.js';
@@ -12,6 +13,16 @@ import { captureUploadRoutes } from './capture-uploads.js';
 export const CAPTURE_PREFIX = '/app/api';
 
 const QUALITY_TYPES = ['image/jpeg', 'image/png', 'image/heic', 'image/heif', 'application/octet-stream'];
+
+// Text, as every query arrives: the service checks them, so a bad value gets a message naming it.
+const side = (name: string, example: string) =>
+  Type.Optional(
+    Type.String({
+      description: `${name} of the original photo in pixels (a whole number from 1 to 100000), when the body is a smaller preview of it; give both width and height or neither.`,
+      examples: [example],
+    }),
+  );
+const QualityQuery = Type.Object({ width: side('Width', '4032'), height: side('Height', '3024') });
 
 export const captureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const captureDeps = {
@@ -52,10 +63,12 @@ export const captureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         tags,
         summary:
           'Quality pre-check of one photo (blur, exposure, resolution), so the app can ask for a retake',
-        description: 'The body is the photo itself (JPEG, PNG or HEIC); nothing is kept.',
+        description:
+          'The body is the photo itself (JPEG, PNG or HEIC), or a smaller preview of it with the original size in `width` and `height`: blur and exposure are judged on the body, the resolution on the original size. Nothing is kept.',
+        querystring: QualityQuery,
       },
     },
-    async (request) => checkPhotoQuality(qualityDeps, request.raw),
+    async (request) => checkPhotoQuality(qualityDeps, request.raw, request.query),
   );
 
   await app.register(captureUploadRoutes, { deps });
