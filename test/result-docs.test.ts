@@ -19,6 +19,17 @@ describe('the published result schema', () => {
       const schema = res.json<{ title: string; properties: Record<string, unknown> }>();
       expect(schema.title).toBe('Walkaround inspection result');
       expect(Object.keys(schema.properties)).toContain('media');
+      // The capture part of link inspections is published with the rest, built from its TypeBox part.
+      const media = schema.properties.media as {
+        items: { properties: { capture: { properties: Record<string, unknown> } } };
+      };
+      expect(Object.keys(media.items.properties.capture.properties)).toEqual([
+        'source',
+        'captured_at',
+        'orientation',
+        'location',
+        'distance_from_others_m',
+      ]);
     } finally {
       await t.close();
     }

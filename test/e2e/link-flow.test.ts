@@ -4,7 +4,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InspectionResult } from '../../src/domain/result/index.js';
 import { createPersona } from '../../src/services/personas.js';
 import { startWorker, type RunningWorker } from '../../src/workers/run.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -141,6 +143,74 @@ describe('inspection link flow', () => {
       sha256(files.plate!),
       sha256(rear),
     ]);
+  }, 120_000);
+
+  it("shows each item's capture facts in the result and flags the gallery and the far-away photo", async () => {
+    const steps = ['front', 'plate', 'rear', 'left'].map((id) => ({
+      id,
+      label: id,
+      instructions: `Photograph the ${id}.`,
+      required: true,
+      overlay: id,
+    }));
+    const persona = await createPersona(t.deps, {
+      clientId: client.id,
+      kind: 'photo',
+      steps,
+      allowGallery: true,
+      askLocation: true,
+    });
+    const token = await newToken(persona.id);
+    const capture = captureClient(base, token);
+    const metadata = (source: string, latitude: number) => ({
+      source,
+      captured_at: '2026-11-23T10:05:12+01:00',
+      orientation: 'portrait-primary',
+      latitude: String(latitude),
+      longitude: '2.3522',
+      accuracy: '8',
+    });
+    // Three photos within a few metres; the left one 0.02° (about 2.2 km) further north.
+    const uploads: [string, string, Record<string, string>][] = [
+      ['front', 'home.jpg', metadata('camera', 48.8566)],
+      ['plate', 'licenseplate_motion.jpg', metadata('gallery', 48.85665)],
+      ['rear', 'scenetext01.jpg', metadata('camera', 48.85655)],
+      ['left', 'exif.jpg', metadata('camera', 48.8766)],
+    ];
+    for (const [step, file, facts] of uploads)
+      expect((await capture.upload(step, photo(file), facts)).response.status).toBe(204);
+    const submitted = await fetch(`${base}/app/api/submit`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { id } = (await submitted.json()) as { id: string };
+
+    const deadline = Date.now() + 90_000;
+    let result: InspectionResult | null = null;
+    while (!result) {
+      if (Date.now() > deadline) throw new Error('the inspection was not analysed in time');
+      const read = await fetch(`${base}/api/inspections/${id}`, { headers: { 'x-api-key': client.apiKey } });
+      const body = (await read.json()) as { status: string; result: InspectionResult | null };
+      if (body.status === 'completed') result = body.result;
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+    expect([...Value.Errors(InspectionResult, result)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
+    expect(result.media.map((m) => m.original_id)).toEqual(['front', 'plate', 'rear', 'left']);
+    expect(result.media[0]!.capture).toEqual({
+      source: 'camera',
+      captured_at: '2026-11-23T10:05:12+01:00',
+      orientation: 'portrait-primary',
+      location: { latitude: 48.8566, longitude: 2.3522, accuracy_m: 8 },
+      distance_from_others_m: expect.any(Number) as number,
+    });
+    const distances = result.media.map((m) => m.capture!.distance_from_others_m!);
+    expect(distances.slice(0, 3).every((d) => d < 20)).toBe(true);
+    expect(distances[3]).toBeGreaterThan(2000);
+    const captureFlags = result.media.map((m) =>
+      m.flags.filter((f) => f === 'picked_from_gallery' || f === 'captured_far_from_others'),
+    );
+    expect(captureFlags).toEqual([[], ['picked_from_gallery'], [], ['captured_far_from_others']]);
+    expect(result.summary.flag_counts).toMatchObject({ picked_from_gallery: 1, captured_far_from_others: 1 });
   }, 120_000);
 
   it('closes a link when its validity ends: the worker records link.expired and the token is refused', async () => {

@@ -1,6 +1,7 @@
 // The published inspection result (docs/result.md): one TypeBox definition types the code, validates every
 // result the pipeline stores (tests), and is served as JSON Schema at /schemas/inspection-result.json.
 import { Type, type Static } from '@sinclair/typebox';
+import { CapturePart } from './capture-part.js';
 import { DamagePart } from './damage-part.js';
 import { TextPart, VehiclesPart } from './detection-parts.js';
 import { ExifPart, FingerprintPart, QualityPart } from './image-parts.js';
@@ -43,10 +44,11 @@ export const MediaResult = Type.Object({
   duration_seconds: Nullable(Type.Number()),
   thumbnail_key: Nullable(Type.String()),
   analysis: MediaAnalysisParts,
+  capture: Type.Optional(CapturePart),
   errors: Type.Array(Type.Object({ analyzer: Type.String(), message: Type.String() })),
   flags: Type.Array(Type.String(), {
     description:
-      'blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, reused, damage',
+      'blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, reused, damage, picked_from_gallery, captured_far_from_others',
   }),
 });
 

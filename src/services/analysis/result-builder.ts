@@ -1,9 +1,11 @@
 // Builds the published result (docs/result.md) from the analysed media, reuse matches and pair comparisons.
 import type { InspectionRow, MediaRow } from '../../ports/database.js';
+import type { CapturePart } from '../../domain/result/capture-part.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { PairPart } from '../../domain/result/video-pair-parts.js';
 import type { MediaAnalysis } from '../../ports/analysis-pool.js';
 import type { AnalyzerRun } from '../../ports/analysis-pool.js';
+import { captureParts, FAR_FROM_OTHERS_METRES } from './capture-parts.js';
 import type { ReuseMatch } from './reuse.js';
 
 export interface AnalysedMedia {
@@ -28,7 +30,14 @@ export function buildResult(input: {
   analysedAt: number;
 }): InspectionResult {
   const { inspection } = input;
-  const media = input.media.map((m) => mediaResult(m, input.reuse.get(m.row.id) ?? []));
+  // Only media captured behind a link have capture facts; an API upload's items carry no such part.
+  const captures =
+    inspection.source === 'link'
+      ? captureParts(input.media.map((m) => m.row))
+      : new Map<string, CapturePart>();
+  const media = input.media.map((m) =>
+    mediaResult(m, input.reuse.get(m.row.id) ?? [], captures.get(m.row.id)),
+  );
   const flags = new Set<string>();
   const counts: Record<string, number> = {};
   const count = (flag: string) => {
@@ -70,7 +79,7 @@ export function buildResult(input: {
 
 type MediaResult = InspectionResult['media'][number];
 
-function mediaResult(m: AnalysedMedia, matches: ReuseMatch[]): MediaResult {
+function mediaResult(m: AnalysedMedia, matches: ReuseMatch[], capture: CapturePart | undefined): MediaResult {
   const { row, analysis } = m;
   const errors = runsOf(analysis)
     .filter((r) => r.status !== 'ok')
@@ -94,9 +103,19 @@ function mediaResult(m: AnalysedMedia, matches: ReuseMatch[]): MediaResult {
     thumbnail_key: m.thumbnailKey,
     // Each part was produced by the analyzer that owns its schema; the result is validated as a whole.
     analysis: parts,
+    ...(capture && { capture }),
     errors,
-    flags: flagsOf(parts, matches),
+    flags: [...flagsOf(parts, matches), ...captureFlagsOf(capture)],
   };
+}
+
+/** The fraud signals of the capture app's facts (docs/result.md#the-capture-part). */
+function captureFlagsOf(capture: CapturePart | undefined): string[] {
+  const flags: string[] = [];
+  if (capture?.source === 'gallery') flags.push('picked_from_gallery');
+  const distance = capture?.distance_from_others_m ?? null;
+  if (distance !== null && distance > FAR_FROM_OTHERS_METRES) flags.push('captured_far_from_others');
+  return flags;
 }
 
 /** The flags of one media item, from its parts (each rule reads one analyzer's part). */
