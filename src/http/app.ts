@@ -42,7 +42,12 @@ async function baseServer(deps: Deps): Promise<FastifyInstance> {
   return app;
 }
 
-export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+export interface AppOptions {
+  /** Folder of the built capture app served at /app/ (default: the build's, see routes/capture-app.ts). */
+  captureAppDir?: string;
+}
+
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = await baseServer(deps);
   // Histograms only: prom-client summaries keep a sliding t-digest per route, costly on every request.
   await app.register(metrics.default, {
@@ -58,7 +63,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(deliveryRoutes, { deps });
   await app.register(personaRoutes, { deps });
   await app.register(superappTokenRoutes, { deps });
-  await app.register(captureRoutes, { deps });
+  await app.register(captureRoutes, {
+    deps,
+    ...(options.captureAppDir !== undefined && { appDir: options.captureAppDir }),
+  });
   await app.register(schemaRoutes);
   return app;
 }

@@ -1,7 +1,7 @@
 // A fully wired service on a fresh database, for HTTP tests through app.inject().
 import type { FastifyInstance } from 'fastify';
 import { buildDeps, type Deps } from '../../src/deps.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createClient, type ClientSettings } from '../../src/services/clients.js';
 import { startHeartbeat } from '../../src/services/worker-heartbeat.js';
 import { createGuardedFetch, isPrivateAddress, settingsGuard } from '../../src/adapters/fetch/safe-fetch.js';
@@ -33,13 +33,17 @@ function mediaTestFetch(deps: Deps) {
   });
 }
 
-export async function startTestApp(backend: Backend, extra: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  backend: Backend,
+  extra: Record<string, string> = {},
+  options: AppOptions = {},
+): Promise<TestApp> {
   const environment = await testEnvironment(backend, extra);
   const deps = await buildDeps(environment.config);
   const production = deps.safeFetch;
   deps.safeFetch = mediaTestFetch(deps);
   await production.close();
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, options);
   await app.ready();
   // The upload API answers 503 unless a worker is alive; these tests stand in for one.
   const stopHeartbeat = await startHeartbeat(deps, 'test-worker');

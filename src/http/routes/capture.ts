@@ -1,6 +1,6 @@
 // The capture API behind an inspection link, under the capture app's path `/app/api`, authorised by the
 // link token alone (`Authorization: Bearer <token>`): the flow, resumable uploads per step (tus), a
-// quality pre-check for one photo, and the submit. See docs/links.md.
+// quality pre-check for one photo, and the submit; and the capture app itself at /app/. See docs/links.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
@@ -8,6 +8,7 @@ import type { Deps } from '../../deps.js';
 import { readFlow, submitLink } from '../../services/links/capture.js';
 import { checkPhotoQuality } from '../../services/links/quality-check.js';
 import { callerLink } from '../plugins/auth.js';
+import { CAPTURE_APP_DIR, captureAppRoutes } from './capture-app.js';
 import { captureUploadRoutes } from './capture-uploads.js';
 
 export const CAPTURE_PREFIX = '/app/api';
@@ -24,7 +25,16 @@ const side = (name: string, example: string) =>
   );
 const QualityQuery = Type.Object({ width: side('Width', '4032'), height: side('Height', '3024') });
 
-export const captureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export interface CaptureRouteOptions {
+  deps: Deps;
+  /** The built capture app; default: where `npm run build` puts it. Tests give a folder of their own. */
+  appDir?: string;
+}
+
+export const captureRoutes: FastifyPluginAsyncTypebox<CaptureRouteOptions> = async (
+  app,
+  { deps, appDir },
+) => {
   const captureDeps = {
     db: deps.db,
     storage: deps.storage,
@@ -72,4 +82,5 @@ export const captureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   );
 
   await app.register(captureUploadRoutes, { deps });
+  await app.register(captureAppRoutes, { root: appDir ?? CAPTURE_APP_DIR });
 };
