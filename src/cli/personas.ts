@@ -103,7 +103,7 @@ interface SettingOptions {
   logoUrl?: string;
   allowGallery?: boolean;
   askLocation?: boolean;
-  maxPhotoDimension?: number | null;
+  maxPhotoDimension?: number | 'none';
 }
 
 /** Adds the options shared by create and update (name and language each declare, with their defaults). */
@@ -143,13 +143,18 @@ function settingsOf(o: SettingOptions): PersonaSettings {
     ...(Object.keys(branding).length > 0 && { branding }),
     ...(o.allowGallery !== undefined && { allowGallery: o.allowGallery }),
     ...(o.askLocation !== undefined && { askLocation: o.askLocation }),
-    ...(o.maxPhotoDimension !== undefined && { maxPhotoDimension: o.maxPhotoDimension }),
+    ...(o.maxPhotoDimension !== undefined && {
+      maxPhotoDimension: o.maxPhotoDimension === 'none' ? null : o.maxPhotoDimension,
+    }),
   };
 }
 
-/** A whole number of pixels, or `none`; the range is the persona rule's (the same message as the API's). */
-function photoDimension(value: string): number | null {
-  if (value === 'none') return null;
+/**
+ * A whole number of pixels, or `none` (kept as text: commander turns a parsed null into ''). The range
+ * is the persona rule's, so the CLI and the API answer the same message.
+ */
+function photoDimension(value: string): number | 'none' {
+  if (value === 'none') return value;
   if (!/^[0-9]{1,6}$/.test(value))
     throw new InvalidArgumentError('expected a whole number of pixels or none');
   return Number(value);
