@@ -86,8 +86,8 @@ export async function createPersona(
 
 /**
  * Changes the given settings of the client's persona; undefined when it has no such persona. A new
- * language alone also translates what is still exactly the old language's template: the steps, and the
- * name (steps or a name given with it win).
+ * language alone also translates what is still exactly a template: the steps, and the name (steps or a
+ * name given with it win).
  */
 export async function updatePersona(
   db: Db,
@@ -118,20 +118,23 @@ export async function updatePersona(
 }
 
 /**
- * What of the template in `language` replaces the persona's own: its steps when they are still exactly
- * the template of the persona's language, its name likewise. Undefined when the language does not change.
+ * What of the template in `language` replaces the persona's own: its steps when they are still exactly a
+ * built-in template, its name likewise. Any language's template counts, not only the persona's: personas
+ * made before the templates were translated hold the English one whatever their language. Undefined when
+ * the language does not change.
  */
 function translatedTemplate(
   current: PersonaRow,
   language: string | undefined,
 ): { steps?: CaptureStep[]; name?: string } | undefined {
-  if (language === undefined || language === current.language) return undefined;
-  if (!isSupportedLanguage(language) || !isSupportedLanguage(current.language)) return undefined;
-  const from = templateFor(current.kind, current.language);
+  if (language === undefined || language === current.language || !isSupportedLanguage(language))
+    return undefined;
+  const templates = SUPPORTED_LANGUAGES.map((code) => templateFor(current.kind, code));
+  const steps = stepsFromJson(current.steps);
   const to = templateFor(current.kind, language);
   return {
-    ...(sameSteps(stepsFromJson(current.steps), from.steps) && { steps: to.steps }),
-    ...(current.name === from.name && { name: to.name }),
+    ...(templates.some((t) => sameSteps(steps, t.steps)) && { steps: to.steps }),
+    ...(templates.some((t) => t.name === current.name) && { name: to.name }),
   };
 }
 

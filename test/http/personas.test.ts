@@ -153,6 +153,20 @@ describe.each(BACKENDS)('personas API on %s', (backend) => {
       steps: [{ ...own[0], accept_poor_quality: true }],
     });
 
+    // Made before the templates were translated: a French persona holding the English template.
+    const legacy = (
+      await call('POST', '/api/personas', {
+        kind: 'photo',
+        language: 'fr',
+        name: templateFor('photo', 'en').name,
+        steps: templateFor('photo', 'en').steps,
+      })
+    ).json<{ id: number }>();
+    expect((await call('PATCH', `/api/personas/${legacy.id}`, { language: 'es' })).json()).toMatchObject({
+      name: templateFor('photo', 'es').name,
+      steps: templateFor('photo', 'es').steps,
+    });
+
     // Steps given with the new language win over the template.
     const video = (await call('POST', '/api/personas', { kind: 'video' })).json<{ id: number }>();
     const given = [{ id: 'walk', label: 'Tour', instructions: '', required: true, overlay: 'walk' }];
