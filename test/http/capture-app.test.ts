@@ -73,6 +73,7 @@ describe.each(BACKENDS)('capture app on %s', (backend) => {
     expect(script.body).toBe(SCRIPT);
     expect(script.headers['content-type']).toMatch(/javascript/);
     expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(script.headers.vary).toBe('accept-encoding');
     expect(script.headers).toMatchObject(SECURITY);
   });
 

@@ -67,6 +67,8 @@ export const captureAppRoutes: FastifyPluginAsync<{ root: string }> = async (app
     cacheControl: false,
     setHeaders: (response, file) => {
       response.setHeader('cache-control', file.startsWith(assets) ? HASHED_ASSET : REVALIDATE);
+      // The same URL may be answered compressed or not: shared caches must key on what the browser takes.
+      response.setHeader('vary', 'accept-encoding');
     },
   });
 };
