@@ -64,6 +64,9 @@ export const captureAppRoutes: FastifyPluginAsync<{ root: string }> = async (app
     // @fastify/swagger-ui registers this plugin too; the reply decorators would clash.
     decorateReply: false,
     index: ['index.html'],
+    // The build writes a .br and a .gz beside each script and stylesheet: sent to browsers that take
+    // them, without compressing on every request.
+    preCompressed: true,
     cacheControl: false,
     setHeaders: (response, file) => {
       response.setHeader('cache-control', file.startsWith(assets) ? HASHED_ASSET : REVALIDATE);

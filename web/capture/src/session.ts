@@ -163,9 +163,9 @@ export class Session {
     return this.queue.state(stepId)?.kind === 'done';
   }
 
-  /** Required steps the server does not hold yet. */
+  /** Required steps with nothing taken yet (taken ones may still be uploading). */
   missing(): Step[] {
-    return this.steps.filter((step) => step.required && !this.isHeld(step.id));
+    return this.steps.filter((step) => step.required && !this.isHeld(step.id) && !this.captures.has(step.id));
   }
 
   /** Every capture held and every required step done: submit can go. */

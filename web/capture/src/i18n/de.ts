@@ -44,6 +44,7 @@ export const de: Catalogue = {
     'Die Kamera kann hier nicht verwendet werden. Nehmen Sie das Video stattdessen mit der Kamera-App Ihres Telefons auf.',
   'step.galleryRefused':
     'Diese Prüfung benötigt neue Fotos: Bitte nehmen Sie das Foto jetzt mit der Kamera auf.',
+  'step.turnSideways': 'Drehen Sie Ihr Telefon quer, damit das ganze Fahrzeug ins Bild passt.',
   'step.openCamera': 'Kamera öffnen',
   'step.done': 'Aufgenommen',
   'preview.title': 'Foto prüfen',
@@ -74,6 +75,7 @@ export const de: Catalogue = {
   'review.waiting': 'Wartet auf Upload',
   'review.uploaded': 'Hochgeladen',
   'review.retrying': 'Upload unterbrochen, neuer Versuch',
+  'review.offline': 'Wartet auf das Netz',
   'review.refused': 'Nicht angenommen: {reason}',
   'review.notTaken': 'Nicht aufgenommen',
   'review.skipped': 'Übersprungen',

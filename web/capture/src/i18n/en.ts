@@ -36,6 +36,7 @@ export const en = {
   'step.cameraBlockedVideo':
     'The camera cannot be used here. Record the video with your phone’s camera instead.',
   'step.galleryRefused': 'This inspection needs new photos: please take the photo now with the camera.',
+  'step.turnSideways': 'Turn your phone sideways to fit the whole vehicle.',
   'step.openCamera': 'Open the camera',
   'step.done': 'Taken',
   'preview.title': 'Check the photo',
@@ -65,6 +66,7 @@ export const en = {
   'review.waiting': 'Waiting to upload',
   'review.uploaded': 'Uploaded',
   'review.retrying': 'Upload interrupted, trying again',
+  'review.offline': 'Waiting for the network',
   'review.refused': 'Not accepted: {reason}',
   'review.notTaken': 'Not taken',
   'review.skipped': 'Skipped',

@@ -43,6 +43,7 @@ export const fr: Catalogue = {
     'L’appareil photo n’est pas utilisable ici. Filmez la vidéo avec l’appareil photo de votre téléphone.',
   'step.galleryRefused':
     'Cette inspection demande des photos récentes : prenez la photo maintenant avec l’appareil photo.',
+  'step.turnSideways': 'Tournez votre téléphone à l’horizontale pour cadrer tout le véhicule.',
   'step.openCamera': 'Ouvrir l’appareil photo',
   'step.done': 'Prise',
   'preview.title': 'Vérifiez la photo',
@@ -73,6 +74,7 @@ export const fr: Catalogue = {
   'review.waiting': 'En attente d’envoi',
   'review.uploaded': 'Envoyée',
   'review.retrying': 'Envoi interrompu, nouvel essai',
+  'review.offline': 'En attente du réseau',
   'review.refused': 'Refusée : {reason}',
   'review.notTaken': 'Pas prise',
   'review.skipped': 'Passée',

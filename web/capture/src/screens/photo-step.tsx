@@ -11,10 +11,23 @@ import { sourceOfFile, StepFrame, type StepProps } from './step-frame.js';
 
 type CameraState = 'starting' | 'unavailable' | Camera;
 
+/** Outlines of the whole vehicle: they fit a landscape picture, so a portrait one gets a hint. */
+const WHOLE_VEHICLE = new Set([
+  'front',
+  'front_right',
+  'right',
+  'rear_right',
+  'rear',
+  'rear_left',
+  'left',
+  'front_left',
+]);
+
 export function PhotoStep(props: StepProps) {
   const { session, step, t } = props;
   const [camera, setCamera] = useState<CameraState>('starting');
   const [ready, setReady] = useState(false);
+  const [portrait, setPortrait] = useState(false);
   const [torch, setTorch] = useState(false);
   const [taken, setTaken] = useState<{ photo: PhotoTaken; meta: CaptureMeta }>();
   const [busy, setBusy] = useState(false);
@@ -159,9 +172,16 @@ export function PhotoStep(props: StepProps) {
               autoPlay
               aria-hidden="true"
               onLoadedData={() => setReady(true)}
+              onResize={(event) => {
+                const { videoWidth, videoHeight } = event.currentTarget;
+                setPortrait(videoHeight > videoWidth);
+              }}
             />
             <Overlay name={step.overlay} class="overlay" />
             {!ready && <p class="camera-status">{t('step.cameraStarting')}</p>}
+            {ready && portrait && WHOLE_VEHICLE.has(step.overlay) && (
+              <p class="camera-status hint">{t('step.turnSideways')}</p>
+            )}
           </div>
           <div class="controls">
             {galleryButton}
