@@ -71,6 +71,8 @@ export async function launchPhone(options: PhoneOptions): Promise<Phone> {
     isMobile: true,
     hasTouch: true,
     locale: options.locale ?? 'en-GB',
+    // axe-core is injected as a script, which the app's content security policy would refuse.
+    bypassCSP: true,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {

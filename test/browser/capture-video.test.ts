@@ -1,0 +1,74 @@
+// The video flow of the capture app on a phone with a fake camera: stopping before the minimum keeps
+// recording and says why; the recording stops by itself at the maximum; the video is sent.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectAccessible, launchPhone, movingCameraFile, screenshot } from '../helpers/browser.js';
+import {
+  openLink,
+  screenIs,
+  startCaptureService,
+  submitWhenReady,
+  type CaptureService,
+} from '../helpers/capture-app.js';
+
+const chromium = inject('chromium');
+
+describe.skipIf(!chromium)('capture app: video flow', () => {
+  let service: CaptureService;
+  let dir: string;
+  let camera: string;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-video-'));
+    [service, camera] = await Promise.all([startCaptureService(), movingCameraFile(dir)]);
+  }, 120_000);
+  afterAll(async () => {
+    await service?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('warns when stopped too early, stops at the maximum, and sends the video', async () => {
+    const persona = await service.persona('video', { videoMinSeconds: 3, videoMaxSeconds: 6 });
+    const token = await service.token(persona);
+    const phone = await launchPhone({ chromium: chromium!, camera });
+    try {
+      const { page } = phone;
+      await openLink(page, service.base, token);
+      expect(await page.textContent('.lead')).toContain('3 to 6 seconds');
+      await page.tap('button.primary');
+      await page.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])');
+      await expectAccessible(page, 'video step');
+      await screenshot(page, 'capture/en', 'video-step');
+
+      await page.tap('button.shutter');
+      await page.waitForSelector('.timer');
+      await page.tap('button.shutter'); // at about 0 s: too early
+      expect(await page.textContent('[role="alert"]')).toContain('at least 3 seconds');
+      await screenshot(page, 'capture/en', 'video-too-short');
+      expect(await page.getAttribute('button.shutter', 'aria-pressed')).toBe('true'); // still recording
+
+      // Nobody taps again: the recording stops by itself at 6 s.
+      await page.waitForSelector('.preview video', { timeout: 20_000 });
+      expect(await page.textContent('.preview')).toContain('stopped at the maximum length');
+      await expectAccessible(page, 'video preview');
+      await screenshot(page, 'capture/en', 'video-preview');
+      await page.tap('.preview .actions button.primary');
+      await screenIs(page, 'review');
+      await submitWhenReady(page);
+    } finally {
+      await phone.close();
+    }
+
+    const inspection = await service.t.deps.db
+      .selectFrom('media')
+      .innerJoin('inspections', 'inspections.id', 'media.inspection_id')
+      .select(['media.kind', 'media.bytes', 'media.mime'])
+      .where('inspections.client_id', '=', service.client.id)
+      .execute();
+    expect(inspection).toHaveLength(1);
+    expect(inspection[0]).toMatchObject({ kind: 'video' });
+    expect(inspection[0]!.bytes).toBeGreaterThan(1024 * 1024);
+  }, 120_000);
+});
