@@ -1,0 +1,250 @@
+// The capture app on an emulated mid-range phone, against the built service (SQLite, local disk), in
+// Debian's Chromium:
+//   1. the gzipped bytes of the JS and CSS the app loads before its first step can be used (budget
+//      60 KB, tus-js-client included), as served (the service sends the precompressed files);
+//   2. navigation → the first step's camera usable, under 4× CPU slowdown and a 1.6 Mbps down /
+//      750 kbps up / 150 ms RTT network (target < 2.5 s; median of BENCH_RUNS cold loads, default 5);
+//   3. the upload efficiency of an 11-photo flow (3 MB photos, taken back to back as a customer does)
+//      under the same network: media bytes over time against the 750 kbps uplink, from the first byte
+//      sent to the last held by the server (target ≥ 90 %, uploads overlapping capture).
+// Missed targets are reported, not failed; the exit status is non-zero only on errors.
+//
+//   npm run bench:capture        (BENCH_RUNS=9; BENCH_PHOTOS=4 and BENCH_PHOTO_MB=1 for a quick run)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { cameraFile } from '../test/helpers/browser.js';
+import { startBenchProcess, stopAll } from './lib/process.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 11);
+const PHOTO_BYTES = Number(process.env.BENCH_PHOTO_MB ?? 3) * 1024 * 1024;
+const CHROMIUM = process.env.TEST_CHROMIUM ?? '/usr/bin/chromium';
+const BUDGET_BYTES = 60 * 1024;
+const UPLINK_BITS = 750_000;
+const NETWORK = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: 1_600_000 / 8,
+  uploadThroughput: UPLINK_BITS / 8,
+};
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--no-first-run',
+];
+const APP = path.resolve(import.meta.dirname, '../dist/web/capture');
+const MAIN = path.resolve(import.meta.dirname, '../dist/src/main.js');
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** 1. The first load's scripts and stylesheets, gzipped as the service serves them. */
+function bundleSize(): { files: { name: string; gzip: number }[]; total: number } {
+  const html = fs.readFileSync(path.join(APP, 'index.html'), 'utf8');
+  const names = [...html.matchAll(/(?:src|href)="\/app\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  const files = names.map((name) => {
+    const file = path.join(APP, name);
+    const served = fs.existsSync(`${file}.gz`)
+      ? fs.readFileSync(`${file}.gz`)
+      : zlib.gzipSync(fs.readFileSync(file));
+    return { name, gzip: served.length };
+  });
+  return { files, total: files.reduce((sum, f) => sum + f.gzip, 0) };
+}
+
+async function phone(
+  camera: string,
+  dir: string,
+): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
+  const context = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(dir, 'profile-')), {
+    executablePath: CHROMIUM,
+    args: [
+      ...FLAGS,
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${camera}`,
+    ],
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', NETWORK);
+  return { context, page, cdp };
+}
+
+interface Service {
+  url: string;
+  token(options?: { gallery: boolean }): Promise<string>;
+}
+
+async function startService(dir: string): Promise<Service> {
+  const service = await startBenchProcess(
+    [MAIN, 'serve'],
+    { DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn' },
+    path.join(dir, 'service.log'),
+    { ready: 'healthz' },
+  );
+  const apiKey = /API key:\s+(\S+)/.exec(service.output())?.[1];
+  if (!apiKey) throw new Error(`no demo client in the first-start banner:\n${service.output()}`);
+  const personas = new Map<boolean, number>();
+  const personaFor = async (gallery: boolean) => {
+    if (!personas.has(gallery)) {
+      const response = await fetch(`${service.url}/api/personas`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ kind: 'photo', allow_gallery: gallery }),
+      });
+      if (response.status !== 201) throw new Error(`persona: ${response.status} ${await response.text()}`);
+      personas.set(gallery, ((await response.json()) as { id: number }).id);
+    }
+    return personas.get(gallery)!;
+  };
+  return {
+    url: service.url,
+    async token(options = { gallery: false }) {
+      const response = await fetch(`${service.url}/superappToken`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiKey, personaId: await personaFor(options.gallery) }),
+      });
+      if (!response.ok) throw new Error(`token: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { token: string }).token;
+    },
+  };
+}
+
+/** 2. Navigation → camera usable, on a cold browser, with the customer tapping Start at once. */
+async function timeToCamera(service: Service, camera: string, dir: string) {
+  const { context, page, cdp } = await phone(camera, dir);
+  try {
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const token = await service.token();
+    const started = Date.now();
+    await page.goto(`${service.url}/app/#${token}`, { waitUntil: 'commit' });
+    await page.waitForSelector('[data-screen="welcome"] button.primary');
+    const welcome = Date.now() - started;
+    await page.tap('button.primary');
+    await page.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])', { timeout: 30_000 });
+    return { welcome, camera: Date.now() - started };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Photos of about `PHOTO_BYTES`, each different (identical bytes would be stored once). */
+async function photos(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (let i = 0; i < PHOTOS; i++) {
+    const file = path.join(dir, `photo-${i}.jpg`);
+    // Noise compresses poorly: the side is chosen so the JPEG comes out near PHOTO_BYTES.
+    const side = Math.round(Math.sqrt(PHOTO_BYTES / 0.9));
+    await sharp({
+      create: {
+        width: side,
+        height: Math.round(side * 0.75),
+        channels: 3,
+        background: '#777',
+        noise: { type: 'gaussian', mean: 120 + i, sigma: 40 },
+      },
+    })
+      .jpeg({ quality: 90 })
+      .toFile(file);
+    files.push(file);
+  }
+  return files;
+}
+
+/** 3. Every step picked back to back; media bytes over time against the uplink. */
+async function uploadEfficiency(service: Service, camera: string, dir: string) {
+  const files = await photos(dir);
+  const mediaBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
+  const { context, page } = await phone(camera, dir);
+  try {
+    let firstSent: number | undefined;
+    let lastHeld = 0;
+    let otherBytes = 0;
+    page.on('request', (request) => {
+      const url = request.url();
+      if (request.method() === 'PATCH' && url.includes('/app/api/uploads')) firstSent ??= Date.now();
+      else if (request.method() === 'POST') otherBytes += request.postDataBuffer()?.length ?? 0;
+    });
+    page.on('response', (response) => {
+      if (response.request().method() === 'PATCH') lastHeld = Date.now();
+    });
+    await page.goto(`${service.url}/app/#${await service.token({ gallery: true })}`);
+    await page.tap('[data-screen="welcome"] button.primary');
+    const captureStarted = Date.now();
+    for (const file of files) {
+      await page.waitForSelector('[data-step] input[type="file"]:not([capture])', { state: 'attached' });
+      await page.setInputFiles('[data-step] input[type="file"]:not([capture])', file);
+      await page.waitForSelector('.preview[data-verdict]:not([data-verdict="checking"])', {
+        timeout: 120_000,
+      });
+      const step = await page.getAttribute('[data-step]', 'data-step');
+      await page.tap('.preview .actions button:last-child');
+      await page.waitForSelector(`[data-step]:not([data-step="${step}"]), [data-screen="review"]`);
+    }
+    const captureEnded = Date.now();
+    await page.waitForSelector('.review .actions button.primary:not([disabled])', { timeout: 3_600_000 });
+    const seconds = (lastHeld - firstSent!) / 1000;
+    const capacity = (UPLINK_BITS / 8) * seconds;
+    return {
+      mediaBytes,
+      otherBytes,
+      seconds,
+      captureSeconds: (captureEnded - captureStarted) / 1000,
+      efficiency: mediaBytes / capacity,
+      withChecks: (mediaBytes + otherBytes) / capacity,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-bench-capture-'));
+  try {
+    const size = bundleSize();
+    console.log('1. JS + CSS before the first step (gzipped, as served):');
+    for (const f of size.files) console.log(`   ${f.name}  ${kb(f.gzip)}`);
+    console.log(
+      `   total ${kb(size.total)} (budget ${kb(BUDGET_BYTES)}: ${size.total <= BUDGET_BYTES ? 'met' : 'MISSED'})`,
+    );
+
+    const [service, camera] = await Promise.all([startService(dir), cameraFile(dir, 'sharp')]);
+    const loads = [];
+    for (let run = 0; run < RUNS; run++) loads.push(await timeToCamera(service, camera, dir));
+    const toCamera = median(loads.map((l) => l.camera));
+    console.log(
+      `2. navigation → camera usable (4× CPU, 1.6/0.75 Mbps, 150 ms RTT), median of ${RUNS}: ${toCamera} ms ` +
+        `(welcome shown at ${median(loads.map((l) => l.welcome))} ms; runs ${loads.map((l) => l.camera).join(', ')} ms; ` +
+        `target < 2500 ms: ${toCamera < 2500 ? 'met' : 'MISSED'})`,
+    );
+
+    const upload = await uploadEfficiency(service, camera, dir);
+    console.log(
+      `3. ${PHOTOS} photos, ${(upload.mediaBytes / 1024 / 1024).toFixed(1)} MB over a 750 kbps uplink: ` +
+        `${upload.seconds.toFixed(1)} s from the first byte sent to the last held (capture took ` +
+        `${upload.captureSeconds.toFixed(1)} s of it): ${(upload.efficiency * 100).toFixed(1)} % of the link ` +
+        `for media, ${(upload.withChecks * 100).toFixed(1)} % with the quality previews ` +
+        `(target ≥ 90 %: ${upload.efficiency >= 0.9 ? 'met' : 'MISSED'})`,
+    );
+  } finally {
+    await stopAll();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
