@@ -17,10 +17,11 @@ import zlib from 'node:zlib';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { cameraFile } from '../test/helpers/browser.js';
+import { PHOTOS } from '../test/helpers/media.js';
 import { startBenchProcess, stopAll } from './lib/process.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 11);
+const PHOTO_COUNT = Number(process.env.BENCH_PHOTOS ?? 11);
 const PHOTO_BYTES = Number(process.env.BENCH_PHOTO_MB ?? 3) * 1024 * 1024;
 const CHROMIUM = process.env.TEST_CHROMIUM ?? '/usr/bin/chromium';
 const BUDGET_BYTES = 60 * 1024;
@@ -143,23 +144,32 @@ async function timeToCamera(service: Service, camera: string, dir: string) {
   }
 }
 
-/** Photos of about `PHOTO_BYTES`, each different (identical bytes would be stored once). */
+/**
+ * Phone-like photos of about `PHOTO_BYTES` (12 MP at 3 MB by default): a real street photo scaled up,
+ * with sensor-like noise that also makes each one different (identical bytes would be stored once).
+ */
 async function photos(dir: string): Promise<string[]> {
   const files: string[] = [];
-  for (let i = 0; i < PHOTOS; i++) {
+  const width = 4000;
+  const height = 3000;
+  for (let i = 0; i < PHOTO_COUNT; i++) {
     const file = path.join(dir, `photo-${i}.jpg`);
-    // Noise compresses poorly: the side is chosen so the JPEG comes out near PHOTO_BYTES.
-    const side = Math.round(Math.sqrt(PHOTO_BYTES / 0.9));
-    await sharp({
+    const noise = await sharp({
       create: {
-        width: side,
-        height: Math.round(side * 0.75),
+        width,
+        height,
         channels: 3,
-        background: '#777',
-        noise: { type: 'gaussian', mean: 120 + i, sigma: 40 },
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 8 },
       },
     })
-      .jpeg({ quality: 90 })
+      .raw()
+      .toBuffer();
+    const quality = Math.max(60, Math.min(97, Math.round(93 + (PHOTO_BYTES / (3 * 1024 * 1024) - 1) * 10)));
+    await sharp(path.join(PHOTOS, 'scenetext01.jpg'))
+      .resize(width, height)
+      .composite([{ input: noise, raw: { width, height, channels: 3 }, blend: 'overlay' }])
+      .jpeg({ quality })
       .toFile(file);
     files.push(file);
   }
@@ -176,9 +186,13 @@ async function uploadEfficiency(service: Service, camera: string, dir: string) {
     let lastHeld = 0;
     let otherBytes = 0;
     page.on('request', (request) => {
-      const url = request.url();
-      if (request.method() === 'PATCH' && url.includes('/app/api/uploads')) firstSent ??= Date.now();
-      else if (request.method() === 'POST') otherBytes += request.postDataBuffer()?.length ?? 0;
+      if (request.method() === 'PATCH' && request.url().includes('/app/api/uploads'))
+        firstSent ??= Date.now();
+    });
+    // The quality previews share the uplink with the media: counted apart.
+    page.on('requestfinished', (request) => {
+      if (request.url().includes('/app/api/quality'))
+        void request.sizes().then((sizes) => (otherBytes += sizes.requestBodySize));
     });
     page.on('response', (response) => {
       if (response.request().method() === 'PATCH') lastHeld = Date.now();
@@ -235,7 +249,7 @@ async function main() {
 
     const upload = await uploadEfficiency(service, camera, dir);
     console.log(
-      `3. ${PHOTOS} photos, ${(upload.mediaBytes / 1024 / 1024).toFixed(1)} MB over a 750 kbps uplink: ` +
+      `3. ${PHOTO_COUNT} photos, ${(upload.mediaBytes / 1024 / 1024).toFixed(1)} MB over a 750 kbps uplink: ` +
         `${upload.seconds.toFixed(1)} s from the first byte sent to the last held (capture took ` +
         `${upload.captureSeconds.toFixed(1)} s of it): ${(upload.efficiency * 100).toFixed(1)} % of the link ` +
         `for media, ${(upload.withChecks * 100).toFixed(1)} % with the quality previews ` +

@@ -27,4 +27,6 @@ export function scaled(image: Decoded, longSide: number, quality: number): Promi
 
 /** The long side the server's quality check looks at: a preview of this size loses it nothing. */
 export const QUALITY_PREVIEW_SIDE = 1024;
+/** JPEG quality of that preview: small on the uplink, and blur or exposure read the same. */
+export const QUALITY_PREVIEW_JPEG = 0.75;
 export const THUMBNAIL_SIDE = 240;

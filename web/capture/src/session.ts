@@ -1,7 +1,14 @@
 // One customer's pass through a link: the flow from the server, what the phone holds, where the customer
 // is, and the upload queue. Screens read it and call its actions; it persists every change first.
 import { readFlow, submit, type Flow, type Step } from './api.js';
-import { decode, QUALITY_PREVIEW_SIDE, scaled, THUMBNAIL_SIDE, type Decoded } from './images.js';
+import {
+  decode,
+  QUALITY_PREVIEW_JPEG,
+  QUALITY_PREVIEW_SIDE,
+  scaled,
+  THUMBNAIL_SIDE,
+  type Decoded,
+} from './images.js';
 import {
   captureKey,
   forgetLink,
@@ -114,7 +121,7 @@ export class Session {
 
   async takePhoto(blob: Blob): Promise<PhotoTaken> {
     const image = await decode(blob);
-    return { blob, image, preview: scaled(image, QUALITY_PREVIEW_SIDE, 0.85) };
+    return { blob, image, preview: scaled(image, QUALITY_PREVIEW_SIDE, QUALITY_PREVIEW_JPEG) };
   }
 
   /** Keeps a photo for its step (replacing an earlier one) and queues its upload. */

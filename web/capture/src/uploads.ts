@@ -1,7 +1,7 @@
-// Sends the captures to the server one at a time, in the order they were taken, over tus: each upload
-// resumes from the last byte the server holds after a dropped connection, a reload or a killed browser
-// (its URL is kept with the capture). One at a time keeps the uplink busy without captures competing
-// for it, so the first photos are held by the server as early as possible.
+// Sends the captures to the server in the order they were taken, over tus: each upload resumes from the
+// last byte the server holds after a dropped connection, a reload or a killed browser (its URL is kept
+// with the capture). Two at a time: while one finishes and the next is created (a round trip each on a
+// mobile link), the other keeps the uplink busy.
 import { Upload, type DetailedError } from 'tus-js-client';
 import { API } from './api.js';
 import { saveCapture, type StoredCapture } from './storage.js';
@@ -15,6 +15,7 @@ export type UploadState =
 
 /** Waits between automatic restarts after tus's own retries gave up (ms), the last one repeating. */
 const RESTART_DELAYS = [2_000, 5_000, 10_000, 30_000];
+const MAX_ACTIVE = 2;
 
 interface Active {
   capture: StoredCapture;
@@ -24,7 +25,7 @@ interface Active {
 export class UploadQueue {
   private readonly states = new Map<string, UploadState>();
   private readonly pending: StoredCapture[] = [];
-  private active: Active | undefined;
+  private readonly active = new Map<string, Active>();
   private restarts = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new Set<() => void>();
@@ -75,19 +76,18 @@ export class UploadQueue {
   private dropStep(stepId: string): void {
     const index = this.pending.findIndex((c) => c.stepId === stepId);
     if (index >= 0) this.pending.splice(index, 1);
-    if (this.active?.capture.stepId === stepId) {
-      const { upload } = this.active;
-      this.active = undefined;
+    const active = this.active.get(stepId);
+    if (active) {
+      this.active.delete(stepId);
       // Terminates the unfinished upload on the server too: the retake replaces it.
-      void upload.abort(true).catch(() => undefined);
+      void active.upload.abort(true).catch(() => undefined);
     }
   }
 
   private kick(): void {
     clearTimeout(this.timer);
-    if (this.active || !navigator.onLine) return;
-    const next = this.pending.shift();
-    if (next) this.start(next, true);
+    if (!navigator.onLine) return;
+    while (this.active.size < MAX_ACTIVE && this.pending.length > 0) this.start(this.pending.shift()!, true);
   }
 
   private start(capture: StoredCapture, resume: boolean): void {
@@ -113,13 +113,13 @@ export class UploadQueue {
         this.set(capture.stepId, { kind: 'uploading', sent, total });
       },
       onSuccess: () => {
-        this.active = undefined;
+        this.active.delete(capture.stepId);
         this.finished(capture);
         this.kick();
       },
       onError: (error) => void this.failed(capture, error as DetailedError, resuming),
     });
-    this.active = { capture, upload };
+    this.active.set(capture.stepId, { capture, upload });
     const previous = this.states.get(capture.stepId);
     const sent = previous && 'sent' in previous ? previous.sent : 0;
     this.set(capture.stepId, { kind: 'uploading', sent, total: blob.size });
@@ -134,8 +134,8 @@ export class UploadQueue {
   }
 
   private async failed(capture: StoredCapture, error: DetailedError, resumed: boolean): Promise<void> {
-    if (this.active?.capture !== capture) return; // replaced by a retake meanwhile
-    this.active = undefined;
+    if (this.active.get(capture.stepId)?.capture !== capture) return; // replaced by a retake meanwhile
+    this.active.delete(capture.stepId);
     const status = error.originalResponse?.getStatus() ?? 0;
     if (resumed && (status === 404 || status === 410)) {
       // The server no longer knows the upload: it finished before the answer got lost, or was swept.
