@@ -85,6 +85,15 @@ async function phone(
   return { context, page, cdp };
 }
 
+const uploadSteps = () =>
+  Array.from({ length: PHOTO_COUNT }, (_, i) => ({
+    id: `photo_${i + 1}`,
+    label: `Photo ${i + 1}`,
+    instructions: 'Any photo.',
+    required: true,
+    overlay: 'frame',
+  }));
+
 interface Service {
   url: string;
   token(options?: { gallery: boolean }): Promise<string>;
@@ -105,7 +114,12 @@ async function startService(dir: string): Promise<Service> {
       const response = await fetch(`${service.url}/api/personas`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify({ kind: 'photo', allow_gallery: gallery }),
+        // The gallery persona has one step per photo of the upload bench.
+        body: JSON.stringify({
+          kind: 'photo',
+          allow_gallery: gallery,
+          ...(gallery && { steps: uploadSteps() }),
+        }),
       });
       if (response.status !== 201) throw new Error(`persona: ${response.status} ${await response.text()}`);
       personas.set(gallery, ((await response.json()) as { id: number }).id);
@@ -176,6 +190,17 @@ async function photos(dir: string): Promise<string[]> {
   return files;
 }
 
+/** Runs in the page: notes when it posts each quality preview, and its size. */
+const PREVIEW_COUNTER = `
+  window.previews = [];
+  const send = window.fetch.bind(window);
+  window.fetch = (input, init) => {
+    if (String(input).includes('/app/api/quality') && init && init.body instanceof Blob)
+      window.previews.push({ at: Date.now(), bytes: init.body.size });
+    return send(input, init);
+  };
+`;
+
 /** 3. Every step picked back to back; media bytes over time against the uplink. */
 async function uploadEfficiency(service: Service, camera: string, dir: string) {
   const files = await photos(dir);
@@ -184,19 +209,15 @@ async function uploadEfficiency(service: Service, camera: string, dir: string) {
   try {
     let firstSent: number | undefined;
     let lastHeld = 0;
-    let otherBytes = 0;
     page.on('request', (request) => {
       if (request.method() === 'PATCH' && request.url().includes('/app/api/uploads'))
         firstSent ??= Date.now();
     });
-    // The quality previews share the uplink with the media: counted apart.
-    page.on('requestfinished', (request) => {
-      if (request.url().includes('/app/api/quality'))
-        void request.sizes().then((sizes) => (otherBytes += sizes.requestBodySize));
-    });
     page.on('response', (response) => {
       if (response.request().method() === 'PATCH') lastHeld = Date.now();
     });
+    // The quality previews share the uplink with the media: the page counts what it sends them.
+    await page.addInitScript({ content: PREVIEW_COUNTER });
     await page.goto(`${service.url}/app/#${await service.token({ gallery: true })}`);
     await page.tap('[data-screen="welcome"] button.primary');
     const captureStarted = Date.now();
@@ -212,6 +233,9 @@ async function uploadEfficiency(service: Service, camera: string, dir: string) {
     }
     const captureEnded = Date.now();
     await page.waitForSelector('.review .actions button.primary:not([disabled])', { timeout: 3_600_000 });
+    // Previews sent before the first media byte took no share of the window measured.
+    const previews = await page.evaluate<{ at: number; bytes: number }[]>('window.previews');
+    const otherBytes = previews.filter((p) => p.at >= firstSent!).reduce((sum, p) => sum + p.bytes, 0);
     const seconds = (lastHeld - firstSent!) / 1000;
     const capacity = (UPLINK_BITS / 8) * seconds;
     return {

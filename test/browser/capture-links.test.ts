@@ -108,6 +108,16 @@ describe.skipIf(!chromium)('capture app: link pages and options', () => {
         await page.unroute('**/app/api/flow');
         await page.tap('button.primary');
         await screenIs(page, 'welcome');
+
+        // The signal goes: a banner says what happens to the photos.
+        const cdp = await phone.context.newCDPSession(page);
+        await cdp.send('Network.enable');
+        const conditions = { latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
+        await cdp.send('Network.emulateNetworkConditions', { offline: true, ...conditions });
+        await page.waitForSelector('.offline');
+        await expectAccessible(page, 'offline banner');
+        await screenshot(page, `capture/${language}`, 'offline');
+        await cdp.send('Network.emulateNetworkConditions', { offline: false, ...conditions });
       } finally {
         await phone.close();
       }

@@ -121,6 +121,17 @@ describe.skipIf(!chromium)('capture app: photo flow', () => {
   it('speaks the persona’s language: every screen in French', async () => {
     const persona = await service.persona('photo', { language: 'fr' });
     const token = await service.token(persona);
+    const blurred = await launchPhone({ chromium: chromium!, camera: blurredCamera, locale: 'en-GB' });
+    try {
+      await openLink(blurred.page, service.base, token);
+      await blurred.page.tap('button.primary');
+      expect(await shoot(blurred.page)).toBe('problem');
+      expect(await blurred.page.textContent('.verdict')).toContain('La photo est floue');
+      await expectAccessible(blurred.page, 'photo floue');
+      await screenshot(blurred.page, 'capture/fr', 'preview-blurred');
+    } finally {
+      await blurred.close();
+    }
     const phone = await launchPhone({ chromium: chromium!, camera: sharpCamera, locale: 'en-GB' });
     try {
       await openLink(phone.page, service.base, token);

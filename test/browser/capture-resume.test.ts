@@ -157,7 +157,7 @@ describe.skipIf(!chromium)('capture app: resuming', () => {
       proxy.cut();
       await browserOnline(cdp, false);
       await page.waitForSelector('.offline');
-      await screenshot(page, 'capture/en', 'offline');
+      await screenshot(page, 'capture/en', 'review-offline');
       await new Promise((r) => setTimeout(r, 1500));
       const beforeCut = heldBytes();
       proxy.uploadBytesPerSecond = Infinity;

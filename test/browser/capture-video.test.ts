@@ -29,46 +29,65 @@ describe.skipIf(!chromium)('capture app: video flow', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
-  it('warns when stopped too early, stops at the maximum, and sends the video', async () => {
-    const persona = await service.persona('video', { videoMinSeconds: 3, videoMaxSeconds: 6 });
-    const token = await service.token(persona);
-    const phone = await launchPhone({ chromium: chromium!, camera });
-    try {
-      const { page } = phone;
-      await openLink(page, service.base, token);
-      expect(await page.textContent('.lead')).toContain('3 to 6 seconds');
-      await page.tap('button.primary');
-      await page.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])');
-      await expectAccessible(page, 'video step');
-      await screenshot(page, 'capture/en', 'video-step');
+  /** What the screens say, in each language the test runs in. */
+  const WORDS = {
+    en: {
+      bounds: '3 to 6 seconds',
+      tooShort: 'at least 3 seconds',
+      stopped: 'stopped at the maximum length',
+    },
+    fr: {
+      bounds: 'de 3 à 6 secondes',
+      tooShort: 'au moins 3 secondes',
+      stopped: 's’est arrêté à la durée maximale',
+    },
+  };
 
-      await page.tap('button.shutter');
-      await page.waitForSelector('.timer');
-      await page.tap('button.shutter'); // at about 0 s: too early
-      expect(await page.textContent('[role="alert"]')).toContain('at least 3 seconds');
-      await screenshot(page, 'capture/en', 'video-too-short');
-      expect(await page.getAttribute('button.shutter', 'aria-pressed')).toBe('true'); // still recording
+  it.each(['en', 'fr'] as const)(
+    'warns when stopped too early, stops at the maximum, and sends the video (%s)',
+    async (language) => {
+      const words = WORDS[language];
+      const persona = await service.persona('video', { videoMinSeconds: 3, videoMaxSeconds: 6, language });
+      const token = await service.token(persona);
+      const phone = await launchPhone({ chromium: chromium!, camera });
+      try {
+        const { page } = phone;
+        await openLink(page, service.base, token);
+        expect(await page.textContent('.lead')).toContain(words.bounds);
+        await page.tap('button.primary');
+        await page.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])');
+        await expectAccessible(page, 'video step');
+        await screenshot(page, `capture/${language}`, 'video-step');
 
-      // Nobody taps again: the recording stops by itself at 6 s.
-      await page.waitForSelector('.preview video', { timeout: 20_000 });
-      expect(await page.textContent('.preview')).toContain('stopped at the maximum length');
-      await expectAccessible(page, 'video preview');
-      await screenshot(page, 'capture/en', 'video-preview');
-      await page.tap('.preview .actions button.primary');
-      await screenIs(page, 'review');
-      await submitWhenReady(page);
-    } finally {
-      await phone.close();
-    }
+        await page.tap('button.shutter');
+        await page.waitForSelector('.timer');
+        await page.tap('button.shutter'); // at about 0 s: too early
+        expect(await page.textContent('[role="alert"]')).toContain(words.tooShort);
+        await screenshot(page, `capture/${language}`, 'video-too-short');
+        expect(await page.getAttribute('button.shutter', 'aria-pressed')).toBe('true'); // still recording
 
-    const inspection = await service.t.deps.db
-      .selectFrom('media')
-      .innerJoin('inspections', 'inspections.id', 'media.inspection_id')
-      .select(['media.kind', 'media.bytes', 'media.mime'])
-      .where('inspections.client_id', '=', service.client.id)
-      .execute();
-    expect(inspection).toHaveLength(1);
-    expect(inspection[0]).toMatchObject({ kind: 'video' });
-    expect(inspection[0]!.bytes).toBeGreaterThan(1024 * 1024);
-  }, 120_000);
+        // Nobody taps again: the recording stops by itself at 6 s.
+        await page.waitForSelector('.preview video', { timeout: 20_000 });
+        expect(await page.textContent('.preview')).toContain(words.stopped);
+        await expectAccessible(page, 'video preview');
+        await screenshot(page, `capture/${language}`, 'video-preview');
+        await page.tap('.preview .actions button.primary');
+        await screenIs(page, 'review');
+        await submitWhenReady(page);
+      } finally {
+        await phone.close();
+      }
+
+      const inspection = await service.t.deps.db
+        .selectFrom('media')
+        .innerJoin('inspections', 'inspections.id', 'media.inspection_id')
+        .select(['media.kind', 'media.bytes', 'media.mime'])
+        .where('inspections.case_id', '=', `APP-${persona}`)
+        .execute();
+      expect(inspection).toHaveLength(1);
+      expect(inspection[0]).toMatchObject({ kind: 'video' });
+      expect(inspection[0]!.bytes).toBeGreaterThan(1024 * 1024);
+    },
+    120_000,
+  );
 });

@@ -11,7 +11,8 @@ import type { JSX } from 'preact';
 import { ART, FRAME, MIRRORED, type Art } from './art.js';
 
 /** Every overlay the camera screen may ask for, the car angles in walk-around order; others get a frame. */
-export const OVERLAY_NAMES: readonly string[] = [
+/** The eight walk-around angles: outlines of the whole vehicle, drawn for a landscape picture. */
+export const CAR_ANGLES: readonly string[] = [
   'front',
   'front_right',
   'right',
@@ -20,11 +21,9 @@ export const OVERLAY_NAMES: readonly string[] = [
   'rear_left',
   'left',
   'front_left',
-  'odometer',
-  'vin',
-  'plate',
-  'walkaround',
 ];
+
+export const OVERLAY_NAMES: readonly string[] = [...CAR_ANGLES, 'odometer', 'vin', 'plate', 'walkaround'];
 
 interface Style {
   width: number;

@@ -1,59 +1,22 @@
 // One photo step: the live rear camera with the step's outline over it, a big shutter within thumb's
 // reach, the torch where there is one, the gallery where the persona allows it; when the camera cannot
 // be used, the phone's own camera through a file input. Then the photo's preview and quality check.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { CameraUnavailable, openCamera, type Camera } from '../camera.js';
-import { Overlay } from '../overlays/index.js';
+import { useState } from 'preact/hooks';
+import { CAR_ANGLES, Overlay } from '../overlays/index.js';
 import type { PhotoTaken } from '../session.js';
 import type { CaptureMeta } from '../storage.js';
 import { PhotoPreview } from './photo-preview.js';
-import { sourceOfFile, StepFrame, type StepProps } from './step-frame.js';
-
-type CameraState = 'starting' | 'unavailable' | Camera;
-
-/** Outlines of the whole vehicle: they fit a landscape picture, so a portrait one gets a hint. */
-const WHOLE_VEHICLE = new Set([
-  'front',
-  'front_right',
-  'right',
-  'rear_right',
-  'rear',
-  'rear_left',
-  'left',
-  'front_left',
-]);
+import { sourceOfFile, StepFrame, useStepCamera, type StepProps } from './step-frame.js';
 
 export function PhotoStep(props: StepProps) {
   const { session, step, t } = props;
-  const [camera, setCamera] = useState<CameraState>('starting');
-  const [ready, setReady] = useState(false);
   const [portrait, setPortrait] = useState(false);
   const [torch, setTorch] = useState(false);
   const [taken, setTaken] = useState<{ photo: PhotoTaken; meta: CaptureMeta }>();
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState(false);
-  const video = useRef<HTMLVideoElement>(null);
+  const { camera, video, ready, onReady, state } = useStepCamera('photo', true, taken);
   const allowGallery = session.flow.persona.allow_gallery === true;
-
-  useEffect(() => {
-    let live = true;
-    let opened: Camera | undefined;
-    openCamera('photo').then(
-      (c) => (live ? setCamera((opened = c)) : c.stop()),
-      (error: unknown) =>
-        live && setCamera(error instanceof CameraUnavailable ? 'unavailable' : 'unavailable'),
-    );
-    return () => {
-      live = false;
-      opened?.stop();
-    };
-  }, []);
-
-  useEffect(() => {
-    if (typeof camera === 'string' || !video.current) return;
-    video.current.srcObject = camera.stream;
-    void video.current.play().catch(() => undefined);
-  }, [camera, taken]);
 
   const take = async (blob: Blob, source: CaptureMeta['source']) => {
     if (source === 'gallery' && !allowGallery) return setRefused(true);
@@ -90,7 +53,7 @@ export function PhotoStep(props: StepProps) {
     t,
     onBack: taken ? () => setTaken(undefined) : props.onBack,
     onSkip: step.required || taken ? undefined : () => void session.skip(step).then(props.onDone),
-    camera: typeof camera === 'string' ? camera : ready ? 'ready' : 'starting',
+    camera: state,
   };
 
   if (taken)
@@ -171,7 +134,7 @@ export function PhotoStep(props: StepProps) {
               playsInline
               autoPlay
               aria-hidden="true"
-              onLoadedData={() => setReady(true)}
+              onLoadedData={onReady}
               onResize={(event) => {
                 const { videoWidth, videoHeight } = event.currentTarget;
                 setPortrait(videoHeight > videoWidth);
@@ -179,7 +142,7 @@ export function PhotoStep(props: StepProps) {
             />
             <Overlay name={step.overlay} class="overlay" />
             {!ready && <p class="camera-status">{t('step.cameraStarting')}</p>}
-            {ready && portrait && WHOLE_VEHICLE.has(step.overlay) && (
+            {ready && portrait && CAR_ANGLES.includes(step.overlay) && (
               <p class="camera-status hint">{t('step.turnSideways')}</p>
             )}
           </div>

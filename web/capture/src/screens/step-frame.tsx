@@ -1,7 +1,9 @@
 // What every step screen shares: where the customer is, what to do, a way back, and skipping an optional
 // step.
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Step } from '../api.js';
+import { openCamera, type Camera } from '../camera.js';
 import { useFocusHeading } from '../hooks.js';
 import type { Translate } from '../i18n/index.js';
 
@@ -58,3 +60,38 @@ export function StepFrame(props: {
 /** Whether a picked file was taken just now (the camera) or long ago (the gallery). */
 export const sourceOfFile = (file: File): 'camera' | 'gallery' =>
   Date.now() - file.lastModified < 5 * 60_000 ? 'camera' : 'gallery';
+
+export type CameraState = 'starting' | 'unavailable' | Camera;
+
+/**
+ * The rear camera for a step, opened when the screen shows and stopped when it goes, playing in the
+ * returned video element (again after a preview replaced it). `usable` false: the fallback input.
+ */
+export function useStepCamera(kind: 'photo' | 'video', usable: boolean, showing: unknown) {
+  const [camera, setCamera] = useState<CameraState>('starting');
+  const [ready, setReady] = useState(false);
+  const video = useRef<HTMLVideoElement>(null);
+
+  useEffect(() => {
+    if (!usable) return setCamera('unavailable');
+    let live = true;
+    let opened: Camera | undefined;
+    openCamera(kind).then(
+      (c) => (live ? setCamera((opened = c)) : c.stop()),
+      () => live && setCamera('unavailable'),
+    );
+    return () => {
+      live = false;
+      opened?.stop();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (typeof camera === 'string' || !video.current) return;
+    video.current.srcObject = camera.stream;
+    void video.current.play().catch(() => undefined);
+  }, [camera, showing]);
+
+  const state = typeof camera === 'string' ? camera : ready ? 'ready' : 'starting';
+  return { camera, video, ready, onReady: () => setReady(true), state };
+}

@@ -1,48 +1,25 @@
 // The walk-around video: the live rear camera, one record button, a timer against the persona's bounds,
 // a warning when stopped too early, an automatic stop at the maximum; then the video to check. Without a
 // usable camera (or MediaRecorder), the phone's own camera records through a file input.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { openCamera, type Camera } from '../camera.js';
+import { useEffect, useState } from 'preact/hooks';
 import { useObjectUrl } from '../hooks.js';
 import { Overlay } from '../overlays/index.js';
 import { canRecord, record, type Recording } from '../recorder.js';
 import type { CaptureMeta } from '../storage.js';
-import { sourceOfFile, StepFrame, type StepProps } from './step-frame.js';
+import { sourceOfFile, StepFrame, useStepCamera, type StepProps } from './step-frame.js';
 
 export function VideoStep(props: StepProps) {
   const { session, step, t } = props;
   const { video_min_seconds: min = 0, video_max_seconds: max = 120 } = session.flow.persona;
   const minSeconds = min ?? 0;
   const maxSeconds = max ?? 120;
-  const [camera, setCamera] = useState<'starting' | 'unavailable' | Camera>('starting');
-  const [ready, setReady] = useState(false);
   const [recording, setRecording] = useState<{ run: Recording; started: number }>();
   const [elapsed, setElapsed] = useState(0);
   const [message, setMessage] = useState<'video.tooShort' | 'video.maxReached'>();
   const [taken, setTaken] = useState<{ blob: Blob; meta: CaptureMeta }>();
   const [saving, setSaving] = useState(false);
-  const live = useRef<HTMLVideoElement>(null);
+  const { camera, video: live, ready, onReady, state } = useStepCamera('video', canRecord(), taken);
   const url = useObjectUrl(taken?.blob);
-
-  useEffect(() => {
-    if (!canRecord()) return setCamera('unavailable');
-    let active = true;
-    let opened: Camera | undefined;
-    openCamera('video').then(
-      (c) => (active ? setCamera((opened = c)) : c.stop()),
-      () => active && setCamera('unavailable'),
-    );
-    return () => {
-      active = false;
-      opened?.stop();
-    };
-  }, []);
-
-  useEffect(() => {
-    if (typeof camera === 'string' || !live.current) return;
-    live.current.srcObject = camera.stream;
-    void live.current.play().catch(() => undefined);
-  }, [camera, taken]);
 
   useEffect(() => {
     if (!recording) return;
@@ -90,7 +67,7 @@ export function VideoStep(props: StepProps) {
     t,
     onBack: taken ? () => setTaken(undefined) : props.onBack,
     onSkip: step.required || taken ? undefined : () => void session.skip(step).then(props.onDone),
-    camera: typeof camera === 'string' ? camera : ready ? 'ready' : 'starting',
+    camera: state,
   };
 
   if (taken)
@@ -147,14 +124,7 @@ export function VideoStep(props: StepProps) {
       ) : (
         <>
           <div class="viewfinder">
-            <video
-              ref={live}
-              muted
-              playsInline
-              autoPlay
-              aria-hidden="true"
-              onLoadedData={() => setReady(true)}
-            />
+            <video ref={live} muted playsInline autoPlay aria-hidden="true" onLoadedData={onReady} />
             <Overlay name={step.overlay} class="overlay" />
             {recording && (
               <p class="timer" role="timer" aria-live="off">
