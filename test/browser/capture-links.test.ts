@@ -67,7 +67,7 @@ describe.skipIf(!chromium)('capture app: link pages and options', () => {
     'shows its own page for an unknown, expired or sent link (%s)',
     async (locale) => {
       const language = locale.slice(0, 2);
-      const persona = await service.persona('photo', { steps: [step('front')] });
+      const persona = await service.persona('photo', { steps: [step('front')], language });
       const expired = await service.token(persona);
       const sent = await service.token(persona);
       await service.t.deps.db

@@ -17,6 +17,7 @@ export const de: Catalogue = {
   'state.network.body':
     'Der Server ist nicht erreichbar. Prüfen Sie Ihren Empfang und versuchen Sie es erneut.',
   'state.retry': 'Erneut versuchen',
+  'welcome.photo': '{name} benötigt ein Foto Ihres Fahrzeugs',
   'welcome.photos': '{name} benötigt {count} Fotos Ihres Fahrzeugs',
   'welcome.video': '{name} benötigt ein kurzes Video Ihres Fahrzeugs',
   'welcome.photosTime':

@@ -13,6 +13,7 @@ export const en = {
   'state.network.title': 'No connection',
   'state.network.body': 'We could not reach the server. Check your signal, then try again.',
   'state.retry': 'Try again',
+  'welcome.photo': '{name} needs one photo of your vehicle',
   'welcome.photos': '{name} needs {count} photos of your vehicle',
   'welcome.video': '{name} needs a short video of your vehicle',
   'welcome.photosTime': 'It takes about {minutes} minutes. Each photo uploads while you take the next.',

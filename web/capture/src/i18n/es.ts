@@ -15,6 +15,7 @@ export const es: Catalogue = {
   'state.network.title': 'Sin conexión',
   'state.network.body': 'No se pudo contactar con el servidor. Compruebe su cobertura e inténtelo de nuevo.',
   'state.retry': 'Intentar de nuevo',
+  'welcome.photo': '{name} necesita una foto de su vehículo',
   'welcome.photos': '{name} necesita {count} fotos de su vehículo',
   'welcome.video': '{name} necesita un vídeo corto de su vehículo',
   'welcome.photosTime': 'Tardará unos {minutes} minutos. Cada foto se envía mientras toma la siguiente.',

@@ -16,6 +16,7 @@ export const fr: Catalogue = {
   'state.network.title': 'Pas de connexion',
   'state.network.body': 'Impossible de joindre le serveur. Vérifiez votre réseau, puis réessayez.',
   'state.retry': 'Réessayer',
+  'welcome.photo': '{name} a besoin d’une photo de votre véhicule',
   'welcome.photos': '{name} a besoin de {count} photos de votre véhicule',
   'welcome.video': '{name} a besoin d’une courte vidéo de votre véhicule',
   'welcome.photosTime':

@@ -47,7 +47,11 @@ export function Review(props: {
       </h1>
       <div class="overall">
         <p role="status">{t('review.overall', { done: held, total: Math.max(taken, held) })}</p>
-        <progress max={Math.max(1, total)} value={total === 0 ? 1 : sent} aria-label={t('review.title')} />
+        <progress
+          max={Math.max(1, taken)}
+          value={taken === 0 ? 0 : held + (total === 0 ? 0 : (sent / total) * (taken - held))}
+          aria-label={t('review.overall', { done: held, total: Math.max(taken, held) })}
+        />
       </div>
       <ul class="items">
         {steps.map((step, index) => (

@@ -18,9 +18,11 @@ export function Welcome({ session, t, onStart }: { session: Session; t: Translat
         {persona.branding.logoUrl && <img class="logo" src={persona.branding.logoUrl} alt={name} />}
       </header>
       <h1 ref={heading} tabIndex={-1}>
-        {persona.kind === 'photo'
-          ? t('welcome.photos', { name, count: photos })
-          : t('welcome.video', { name })}
+        {persona.kind === 'video'
+          ? t('welcome.video', { name })
+          : photos === 1
+            ? t('welcome.photo', { name })
+            : t('welcome.photos', { name, count: photos })}
       </h1>
       <p class="lead">
         {persona.kind === 'photo'
