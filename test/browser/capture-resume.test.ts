@@ -73,6 +73,17 @@ function recordTus(page: Page): TusCall[] {
   return calls;
 }
 
+/** The address of the upload the page created for `step`, once its creation was answered. */
+function uploadOf(calls: TusCall[], step: string): string | undefined {
+  return calls.find(
+    (c) =>
+      c.method === 'POST' &&
+      c.phase === 'response' &&
+      c.location !== undefined &&
+      Buffer.from(c.step ?? '', 'base64').toString() === step,
+  )?.location;
+}
+
 /** The browser's own idea of the network (navigator.onLine and its events), through CDP. */
 async function browserOnline(cdp: CDPSession, online: boolean) {
   await cdp.send('Network.enable');
@@ -91,14 +102,14 @@ describe.skipIf(!chromium)('capture app: resuming', () => {
   let camera: string;
   let bigPhoto: string;
 
-  /** Bytes the server holds of the link's unfinished uploads (tus keeps them on its disk). */
-  const heldBytes = () => {
-    const folder = path.join(service.t.environment.dataDir, 'capture-uploads');
-    if (!fs.existsSync(folder)) return 0;
-    return fs
-      .readdirSync(folder)
-      .filter((name) => !name.endsWith('.json'))
-      .reduce((sum, name) => sum + fs.statSync(path.join(folder, name)).size, 0);
+  /** Bytes the server holds of the unfinished upload at `url` (tus keeps it on its disk). */
+  const heldBytes = (url: string) => {
+    const file = path.join(
+      service.t.environment.dataDir,
+      'capture-uploads',
+      decodeURIComponent(new URL(url).pathname.split('/').pop()!),
+    );
+    return fs.existsSync(file) ? fs.statSync(file).size : 0;
   };
   const until = async (check: () => boolean, ms = 30_000) => {
     const deadline = Date.now() + ms;
@@ -153,13 +164,15 @@ describe.skipIf(!chromium)('capture app: resuming', () => {
       await screenIs(page, 'review');
 
       // The signal goes half-way through the upload, and comes back.
-      await until(() => heldBytes() > 512 * 1024);
+      await until(() => uploadOf(calls, 'front') !== undefined);
+      const upload = uploadOf(calls, 'front')!;
+      await until(() => heldBytes(upload) > 512 * 1024);
       proxy.cut();
       await browserOnline(cdp, false);
       await page.waitForSelector('.offline');
       await screenshot(page, 'capture/en', 'review-offline');
       await new Promise((r) => setTimeout(r, 1500));
-      const beforeCut = heldBytes();
+      const beforeCut = heldBytes(upload);
       proxy.uploadBytesPerSecond = Infinity;
       proxy.restore();
       await browserOnline(cdp, true);
@@ -212,13 +225,29 @@ describe.skipIf(!chromium)('capture app: resuming', () => {
     proxy.uploadBytesPerSecond = 8 * 1024;
     await usePhoto(page);
     await page.waitForSelector('[data-step="plate"]');
-    await until(() => heldBytes() > 4 * 1024);
+    await until(() => uploadOf(first, 'odometer') !== undefined);
+    const odometer = uploadOf(first, 'odometer')!;
+    await until(() => heldBytes(odometer) > 4 * 1024);
+    // The app has saved the upload's address (the moment the kill is meant to test comes after it).
+    // (A string: the page's IndexedDB is not in the types of the test's own runtime.)
+    const addressSaved = () =>
+      page.evaluate<boolean>(`new Promise((resolve) => {
+        const open = indexedDB.open('walkaround-capture');
+        open.onerror = () => resolve(false);
+        open.onsuccess = () => {
+          const all = open.result.transaction('captures').objectStore('captures').getAll();
+          all.onsuccess = () => resolve(all.result.some((c) => c.stepId === 'odometer' && c.uploadUrl !== null));
+          all.onerror = () => resolve(false);
+        };
+      })`);
+    for (let tries = 0; !(await addressSaved()) && tries < 100; tries++)
+      await new Promise((r) => setTimeout(r, 50));
     execFileSync('pkill', ['-KILL', '-f', `user-data-dir=${profile}`]);
     calls.push(...first);
     await phone.close().catch(() => undefined);
     proxy.uploadBytesPerSecond = Infinity;
     await new Promise((r) => setTimeout(r, 500));
-    const heldAtKill = heldBytes();
+    const heldAtKill = heldBytes(odometer);
     expect(heldAtKill).toBeGreaterThan(0);
 
     phone = await launchPhone({ chromium: chromium!, camera, userDataDir: profile });
@@ -233,10 +262,14 @@ describe.skipIf(!chromium)('capture app: resuming', () => {
       await submitWhenReady(phone.page);
       calls.push(...again);
 
-      const resumedHead = again.find((c) => c.method === 'HEAD' && c.phase === 'response');
+      const resumedHead = again.find(
+        (c) => c.method === 'HEAD' && c.phase === 'response' && c.url === odometer,
+      );
       expect(resumedHead?.offset).toBeGreaterThanOrEqual(heldAtKill);
       expect(resumedHead!.offset).toBeGreaterThan(0);
-      const resumedPatch = again.find((c) => c.method === 'PATCH' && c.phase === 'request');
+      const resumedPatch = again.find(
+        (c) => c.method === 'PATCH' && c.phase === 'request' && c.url === odometer,
+      );
       expect(resumedPatch?.offset).toBe(resumedHead!.offset);
       console.log(
         `browser killed: the server held ${heldAtKill} bytes of the odometer photo; the reopened app ` +

@@ -64,7 +64,9 @@ function run<T>(store: string, mode: IDBTransactionMode, work: (s: IDBObjectStor
     (db) =>
       new Promise<T | undefined>((resolve, reject) => {
         if (!db) return resolve(undefined);
-        const tx = db.transaction(store, mode);
+        // Writes are flushed to disk before they count as done: a phone may kill the browser right after
+        // an upload starts, and the upload's address must survive it to resume.
+        const tx = db.transaction(store, mode, { durability: mode === 'readwrite' ? 'strict' : 'default' });
         const request = work(tx.objectStore(store));
         tx.oncomplete = () => resolve(request.result);
         tx.onerror = () => reject(tx.error ?? new Error('IndexedDB failed'));
