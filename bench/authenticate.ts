@@ -2,7 +2,8 @@
 // Fastify route that only signs the same two JWTs, in one run. Target: authenticate reaches at least
 // 60% of the baseline's requests/s on SQLite.
 //
-//   npm run bench:authenticate            (BENCH_SECONDS=20 for longer runs; BENCH_DATABASE=postgres)
+//   npm run bench:authenticate   (BENCH_SECONDS=20 for longer runs; BENCH_DATABASE=postgres;
+//                                 JWT_ALGORITHM=EdDSA for the other algorithm, on both sides)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,7 +66,7 @@ try {
     `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   (${r.total} requests)`;
   process.stdout.write(
     [
-      `POST /api/authenticate, ${CONNECTIONS} connections, ${SECONDS} s each, database ${database}, node ${process.version}, ${os.cpus().length} cores`,
+      `POST /api/authenticate, ${CONNECTIONS} connections, ${SECONDS} s each, database ${database}, JWT ${process.env.JWT_ALGORITHM ?? 'ES256'}, node ${process.version}, ${os.cpus().length} cores`,
       row('walkaround /api/authenticate', ours),
       row('bare Fastify, two JWT signatures', baseline),
       `ratio: ${((ours.rps / baseline.rps) * 100).toFixed(1)}% of the baseline's requests/s (target: at least 60%)`,

@@ -5,7 +5,9 @@ import fastify from 'fastify';
 import { generateKeyPair, SignJWT } from 'jose';
 
 const port = Number(process.env.PORT);
-const { privateKey } = await generateKeyPair('EdDSA');
+// The service's setting, so that both sign with the same algorithm.
+const alg = process.env.JWT_ALGORITHM ?? 'ES256';
+const { privateKey } = await generateKeyPair(alg);
 const kid = crypto.randomUUID();
 const app = fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
 
@@ -14,7 +16,7 @@ app.post('/api/authenticate', async () => {
   const issuedAt = Math.floor(Date.now() / 1000);
   const sign = (use: string, ttl: number) =>
     new SignJWT({ sid: session, akid: kid, use })
-      .setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JWT' })
+      .setProtectedHeader({ alg, kid, typ: 'JWT' })
       .setIssuer('walkaround')
       .setAudience('walkaround')
       .setSubject(kid)

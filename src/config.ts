@@ -100,6 +100,15 @@ export const settingsSchema = Type.Object({
     examples: ['60s'],
     hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
   }),
+  JWT_ALGORITHM: setting(
+    (o) => Type.Union([Type.Literal('ES256'), Type.Literal('EdDSA')], { default: 'ES256', ...o }),
+    {
+      description:
+        'Signature algorithm of the session JWTs. A change starts a new signing key at the next start; tokens signed before stay valid until they expire.',
+      examples: ['ES256', 'EdDSA'],
+      hint: 'ES256 or EdDSA',
+    },
+  ),
   AUTH_FAILURE_LIMIT: setting((o) => Type.Integer({ minimum: 1, default: 10, ...o }), {
     description: 'Failed authentication attempts allowed per client address per window before 429.',
     examples: ['10'],
@@ -336,6 +345,7 @@ export interface Config {
   refreshTokenTtlSeconds: number;
   accessTokenTtlSeconds: number;
   signingKeyCacheMs: number;
+  jwtAlgorithm: 'ES256' | 'EdDSA';
   authFailureLimit: number;
   authFailureWindowSeconds: number;
   redisUrl: string | undefined;
@@ -488,6 +498,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     refreshTokenTtlSeconds: durationSeconds('REFRESH_TOKEN_TTL', s.REFRESH_TOKEN_TTL, problems),
     accessTokenTtlSeconds: durationSeconds('ACCESS_TOKEN_TTL', s.ACCESS_TOKEN_TTL, problems),
     signingKeyCacheMs: durationSeconds('SIGNING_KEY_CACHE_TTL', s.SIGNING_KEY_CACHE_TTL, problems) * 1000,
+    jwtAlgorithm: s.JWT_ALGORITHM,
     authFailureLimit: s.AUTH_FAILURE_LIMIT,
     authFailureWindowSeconds: durationSeconds('AUTH_FAILURE_WINDOW', s.AUTH_FAILURE_WINDOW, problems),
     redisUrl: s.REDIS_URL,

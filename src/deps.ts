@@ -29,7 +29,12 @@ import type { UploadQuota } from './ports/upload-quota.js';
 import { analysisAvailability } from './services/worker-heartbeat.js';
 import { createLogger, type Logger } from './logger.js';
 import type { TokenSettings } from './services/session-tokens.js';
-import { createKeyRing, ensureSigningKey, type KeyRing } from './services/signing-keys.js';
+import {
+  createKeyRing,
+  ensureSigningKey,
+  longestTokenLifetime,
+  type KeyRing,
+} from './services/signing-keys.js';
 import { createQualityPool } from './workers/quality-pool.js';
 
 /** An unfinished capture upload untouched this long is dropped: a customer resumes within days, not weeks. */
@@ -119,7 +124,10 @@ export async function buildDeps(config: Readonly<Config>): Promise<Deps> {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (err) => base.logger.warn({ err }, 'redis connection error'));
   try {
-    await ensureSigningKey(base);
+    await ensureSigningKey(base, {
+      alg: config.jwtAlgorithm,
+      verifyForSeconds: longestTokenLifetime(config),
+    });
     const keys = createKeyRing(base, { cacheMs: config.signingKeyCacheMs });
     await keys.signer(); // fails now, with its reason, if the keys cannot be read
     const failedAttempts = await createAttemptLimiter(

@@ -1,6 +1,6 @@
 // walkaround signing-keys list|rotate: JWT signing keys, rotated without invalidating issued tokens.
 import { Command } from 'commander';
-import { listSigningKeys, rotateSigningKey } from '../services/signing-keys.js';
+import { listSigningKeys, longestTokenLifetime, rotateSigningKey } from '../services/signing-keys.js';
 import { print, table, when, withStorage } from './context.js';
 
 export function signingKeysCommand(): Command {
@@ -33,8 +33,11 @@ export function signingKeysCommand(): Command {
     .option('--json', 'print one JSON object')
     .action((o: { json?: boolean }) =>
       withStorage(async (deps) => {
-        const verifyFor = Math.max(deps.config.accessTokenTtlSeconds, deps.config.refreshTokenTtlSeconds);
-        const kid = await rotateSigningKey(deps, verifyFor);
+        const verifyFor = longestTokenLifetime(deps.config);
+        const kid = await rotateSigningKey(deps, {
+          alg: deps.config.jwtAlgorithm,
+          verifyForSeconds: verifyFor,
+        });
         print(
           o.json,
           { kid, previous_keys_verify_for_seconds: verifyFor },

@@ -8,7 +8,6 @@ import { decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload } from 'jose
 import type { Db } from '../ports/database.js';
 import { isApiKeyLive } from './api-keys.js';
 import type { KeyRing } from './signing-keys.js';
-import { SIGNING_ALG } from './signing-keys.js';
 
 export interface Credentials {
   session: string;
@@ -47,11 +46,11 @@ export async function issueCredentials(
   owner: { clientId: string; apiKeyId: string },
 ): Promise<Credentials> {
   const session = crypto.randomUUID();
-  const { kid, key } = await deps.keys.signer();
+  const { kid, alg, key } = await deps.keys.signer();
   const issuedAt = Math.floor(deps.now() / 1000);
   const sign = (use: TokenUse, ttl: number) =>
     new SignJWT({ sid: session, akid: owner.apiKeyId, use })
-      .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'JWT' })
+      .setProtectedHeader({ alg, kid, typ: 'JWT' })
       .setIssuer(deps.tokens.issuer)
       .setAudience(AUDIENCE)
       .setSubject(owner.clientId)
@@ -78,10 +77,10 @@ export async function verifyToken(
   let payload: JWTPayload;
   try {
     const { kid } = decodeProtectedHeader(token);
-    const key = kid === undefined ? undefined : await deps.keys.verifier(kid);
-    if (!key) return undefined;
-    ({ payload } = await jwtVerify(token, key, {
-      algorithms: [SIGNING_ALG],
+    const verifying = kid === undefined ? undefined : await deps.keys.verifier(kid);
+    if (!verifying) return undefined;
+    ({ payload } = await jwtVerify(token, verifying.key, {
+      algorithms: [verifying.alg],
       issuer: deps.tokens.issuer,
       audience: AUDIENCE,
       currentDate: new Date(deps.now()),

@@ -6,7 +6,9 @@ import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 
 import type { SecretBox } from '../ports/secret-box.js';
 import type { Db } from '../ports/database.js';
 
-export const SIGNING_ALG = 'EdDSA';
+/** The JWS algorithms a signing key may use (`JWT_ALGORITHM`, docs/adr/0008-jwt-algorithm.md). */
+export const SIGNING_ALGORITHMS = ['ES256', 'EdDSA'] as const;
+export type SigningAlg = (typeof SIGNING_ALGORITHMS)[number];
 
 interface Deps {
   db: Db;
@@ -16,20 +18,27 @@ interface Deps {
 
 export interface SigningKey {
   kid: string;
+  alg: SigningAlg;
+  key: CryptoKey;
+}
+
+/** A public key and the one algorithm it verifies (a token naming another is refused). */
+export interface VerifyingKey {
+  alg: SigningAlg;
   key: CryptoKey;
 }
 
 interface Ring {
   loadedAt: number;
   signer: SigningKey;
-  verifiers: Map<string, CryptoKey>;
+  verifiers: Map<string, VerifyingKey>;
   jwks: JWK[];
 }
 
 export interface KeyRing {
   signer(): Promise<SigningKey>;
   /** The public key for `kid`, re-reading the database once when the kid is new to this process. */
-  verifier(kid: string): Promise<CryptoKey | undefined>;
+  verifier(kid: string): Promise<VerifyingKey | undefined>;
   jwks(): Promise<{ keys: JWK[] }>;
 }
 
@@ -70,11 +79,12 @@ async function loadRing(deps: Deps): Promise<Ring> {
     .execute();
   const newest = rows[0];
   if (!newest) throw new Error('No JWT signing key: run `walkaround migrate` or start the service once');
-  const verifiers = new Map<string, CryptoKey>();
+  const verifiers = new Map<string, VerifyingKey>();
   const jwks: JWK[] = [];
   for (const row of rows) {
     const jwk = JSON.parse(row.public_jwk) as JWK;
-    verifiers.set(row.kid, (await importJWK(jwk, row.alg)) as CryptoKey);
+    const alg = signingAlg(row.alg);
+    verifiers.set(row.kid, { alg, key: (await importJWK(jwk, alg)) as CryptoKey });
     jwks.push(jwk);
   }
   let privateJwk: JWK;
@@ -88,37 +98,63 @@ async function loadRing(deps: Deps): Promise<Ring> {
   }
   return {
     loadedAt: now,
-    signer: { kid: newest.kid, key: (await importJWK(privateJwk, newest.alg)) as CryptoKey },
+    signer: {
+      kid: newest.kid,
+      alg: signingAlg(newest.alg),
+      key: (await importJWK(privateJwk, newest.alg)) as CryptoKey,
+    },
     verifiers,
     jwks,
   };
 }
 
-/** Creates a signing key when none is in use; returns its kid, or undefined when one existed. */
-export async function ensureSigningKey(deps: Deps): Promise<string | undefined> {
-  const now = deps.now();
+/** How long a retired key must still verify: the longest lifetime of a token it may have signed. */
+export const longestTokenLifetime = (config: {
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+}): number => Math.max(config.accessTokenTtlSeconds, config.refreshTokenTtlSeconds);
+
+const signingAlg = (alg: string): SigningAlg => {
+  if ((SIGNING_ALGORITHMS as readonly string[]).includes(alg)) return alg as SigningAlg;
+  throw new Error(`Signing key with unsupported algorithm ${alg}`);
+};
+
+/**
+ * Makes sure a key of `alg` signs: creates one when none is in use, and rotates to a new one when the
+ * one in use has another algorithm (the setting changed), so tokens signed before stay valid until they
+ * expire (`verifyForSeconds`, the longest token lifetime). Returns the new kid, or undefined.
+ */
+export async function ensureSigningKey(
+  deps: Deps,
+  opts: { alg: SigningAlg; verifyForSeconds: number },
+): Promise<string | undefined> {
   const live = await deps.db
     .selectFrom('signing_keys')
-    .select('kid')
+    .select(['kid', 'alg'])
     .where('retired_at', 'is', null)
+    .orderBy('created_at', 'desc')
     .executeTakeFirst();
-  if (live) return undefined;
-  return addSigningKey(deps, now);
+  if (live?.alg === opts.alg) return undefined;
+  if (!live) return addSigningKey(deps, deps.now(), opts.alg);
+  return rotateSigningKey(deps, opts);
 }
 
 /**
  * Adds a key that signs from now on. Keys in use before it are retired after `verifyForSeconds` (the
  * longest token lifetime), so tokens they signed stay valid until they expire.
  */
-export async function rotateSigningKey(deps: Deps, verifyForSeconds: number): Promise<string> {
+export async function rotateSigningKey(
+  deps: Deps,
+  opts: { alg: SigningAlg; verifyForSeconds: number },
+): Promise<string> {
   const now = deps.now();
   return deps.db.transaction().execute(async (trx) => {
     await trx
       .updateTable('signing_keys')
-      .set({ retired_at: now + verifyForSeconds * 1000 })
+      .set({ retired_at: now + opts.verifyForSeconds * 1000 })
       .where('retired_at', 'is', null)
       .execute();
-    return addSigningKey({ ...deps, db: trx }, now);
+    return addSigningKey({ ...deps, db: trx }, now, opts.alg);
   });
 }
 
@@ -130,16 +166,16 @@ export async function listSigningKeys(db: Db) {
     .execute();
 }
 
-async function addSigningKey(deps: Deps, now: number): Promise<string> {
-  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+async function addSigningKey(deps: Deps, now: number, alg: SigningAlg): Promise<string> {
+  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
   const kid = crypto.randomUUID();
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: SIGNING_ALG, use: 'sig' };
-  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: SIGNING_ALG };
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg };
   await deps.db
     .insertInto('signing_keys')
     .values({
       kid,
-      alg: SIGNING_ALG,
+      alg,
       public_jwk: JSON.stringify(publicJwk),
       private_jwk_enc: deps.secrets.seal(JSON.stringify(privateJwk)),
       created_at: now,

@@ -249,15 +249,16 @@ describe.each(BACKENDS)('authentication on %s', (backend) => {
   });
 
   describe('signing key rotation', () => {
-    it('keeps tokens issued before the rotation valid and signs new ones with the new key', async () => {
+    it('keeps tokens issued before the rotation valid and signs new ones with the new key, also across a change of algorithm', async () => {
       const before = (await authenticate({ key: client.apiKey })).json<Record<string, string>>();
-      const kid = await rotateSigningKey(t.deps, 86400);
+      const kid = await rotateSigningKey(t.deps, { alg: 'EdDSA', verifyForSeconds: 86400 });
       // This process caches the key ring; a fresh ring reads the rotation at once.
       const { createKeyRing } = await import('../../src/services/signing-keys.js');
       const keys = createKeyRing(t.deps, { cacheMs: 0 });
       const deps = { ...t.deps, keys };
       expect(await verifyToken(deps, before.refresh_token!, 'upload')).toMatchObject({ clientId: client.id });
-      expect((await keys.signer()).kid).toBe(kid);
+      expect(await keys.signer()).toMatchObject({ kid, alg: 'EdDSA' });
+      expect(decodeProtectedHeader(before.refresh_token!).alg).toBe('ES256');
       const jwks = await keys.jwks();
       expect(jwks.keys.map((k) => k.kid)).toEqual(
         expect.arrayContaining([kid, decodeProtectedHeader(before.refresh_token!).kid]),
