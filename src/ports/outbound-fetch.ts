@@ -1,5 +1,7 @@
-// The one way out to the network, as services see it: a fetch that refuses what the SSRF policy
-// forbids (see adapters/fetch/safe-fetch.ts) and fails with an OutboundError saying why.
+// The way out to the network for URLs that tenants supply (media URLs, callback and webhook URLs), as
+// services see it: a fetch that refuses what the SSRF policy forbids (see adapters/fetch/safe-fetch.ts)
+// and fails with an OutboundError saying why. Services get no other fetch: endpoints the operator
+// configured (model server, SMS provider) are reached by adapters through their own, trusted one.
 import type { Readable } from 'node:stream';
 
 export type OutboundReason =
@@ -25,6 +27,11 @@ export interface SafeFetchInit {
   signal?: AbortSignal;
   /** Total time for headers and body of this request; overrides `settings.timeoutMs`. */
   timeoutMs?: number;
+  /**
+   * `follow` (the default): redirects are followed, each target checked again. `manual`: a 3xx answer is
+   * returned as it is (a webhook delivery treats it as a failed attempt, docs/webhooks.md).
+   */
+  redirect?: 'follow' | 'manual';
 }
 
 export interface SafeResponse {

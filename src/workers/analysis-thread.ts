@@ -3,7 +3,7 @@
 import { workerData } from 'node:worker_threads';
 import { createKserveDamageModel } from '../adapters/model/kserve-v2.js';
 import { createOnnxDamageModel } from '../adapters/model/onnx.js';
-import { createSafeFetch } from '../adapters/fetch/safe-fetch.js';
+import { createOperatorFetch } from '../adapters/fetch/operator-fetch.js';
 import { createDamageAnalyzer } from '../analyzers/damage.js';
 import { exifAnalyzer } from '../analyzers/exif.js';
 import { fingerprintAnalyzer } from '../analyzers/fingerprint.js';
@@ -40,7 +40,8 @@ async function loadDamageModel(): Promise<DamageModel | undefined> {
     case 'onnx':
       return createOnnxDamageModel(model);
     case 'kserve':
-      return createKserveDamageModel(model, createSafeFetch(settings.outbound));
+      // The model server is the operator's: trusted, like every endpoint of the configuration.
+      return createKserveDamageModel(model, createOperatorFetch(settings.outbound));
     case 'none':
       return undefined;
   }

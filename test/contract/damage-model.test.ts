@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSafeFetch } from '../../src/adapters/fetch/safe-fetch.js';
+import { createOperatorFetch } from '../../src/adapters/fetch/operator-fetch.js';
 import { createKserveDamageModel } from '../../src/adapters/model/kserve-v2.js';
 import { createOnnxDamageModel } from '../../src/adapters/model/onnx.js';
 import type { PreparedImage } from '../../src/analyzers/analyzer.js';
@@ -22,13 +22,8 @@ const BACKENDS = ['onnx', 'kserve'] as const;
 type Backend = (typeof BACKENDS)[number];
 const MIN_CONFIDENCE = 0.35;
 
-const safeFetch = createSafeFetch({
-  allowPrivateNetworks: true,
-  connectTimeoutMs: 2000,
-  timeoutMs: 10000,
-  concurrency: 4,
-  maxRedirects: 0,
-});
+// The model server is the operator's: reached through the operator fetch, loopback included.
+const operatorFetch = createOperatorFetch({ connectTimeoutMs: 2000, timeoutMs: 10000, maxRedirects: 0 });
 
 interface Harness {
   model: DamageModel;
@@ -51,7 +46,7 @@ async function harness(
       return { model, server, close: async () => (await model.close(), cleanup()) };
     }
     server = await startKserveServer({ modelPath: files.modelPath, labels: files.labels, ...serverOptions });
-    const model = await createKserveDamageModel({ url: server.url, model: server.modelName }, safeFetch);
+    const model = await createKserveDamageModel({ url: server.url, model: server.modelName }, operatorFetch);
     const started = server;
     return { model, server, close: async () => (await model.close(), await started.close(), cleanup()) };
   } catch (error) {
@@ -77,7 +72,7 @@ beforeAll(async () => {
     preview: { data, width: 1024, height: 768 },
   };
 });
-afterAll(() => safeFetch.close());
+afterAll(() => operatorFetch.close());
 
 const context = () => ({ inputMetaData: {}, signal: AbortSignal.timeout(20_000) });
 

@@ -97,12 +97,24 @@ describe('isPrivateAddress', () => {
     'fc00::1',
     '::ffff:10.0.0.1',
     '::ffff:127.0.0.1',
+    '::7f00:1',
+    '::a9fe:a9fe',
+    '64:ff9b::7f00:1',
+    '64:ff9b:1::808:808',
+    '2002:7f00:1::',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
     'not an address',
   ])('%s is private', (ip) => expect(isPrivateAddress(ip)).toBe(true));
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700::1111', '::ffff:8.8.8.8'])('%s is public', (ip) =>
-    expect(isPrivateAddress(ip)).toBe(false),
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+  ])('%s is public', (ip) => expect(isPrivateAddress(ip)).toBe(false));
 });
 
 describe('checkTarget (the per-hop check)', () => {
@@ -262,6 +274,18 @@ describe('createSafeFetch with private networks allowed', () => {
     await readLimitedText(res.body, 10);
     expect(server.hits[1]).toMatchObject({ path: '/next', method, body });
     if (method === 'GET') expect(server.hits[1]?.headers['content-type']).toBeUndefined();
+  });
+
+  it("with redirect 'manual', returns a 3xx as it is and sends nothing to its Location", async () => {
+    const server = await serve((req, res) => {
+      if (req.url === '/hook') res.writeHead(302, { location: '/moved' }).end();
+      else res.end('moved');
+    });
+    const res = await open()(`${server.origin}/hook`, { method: 'POST', body: 'x', redirect: 'manual' });
+    res.body.resume();
+    expect(res).toMatchObject({ status: 302, url: `${server.origin}/hook` });
+    expect(res.headers.location).toBe('/moved');
+    expect(server.hits.map((h) => `${h.method} ${h.path}`)).toEqual(['POST /hook']);
   });
 
   it('reports a refused connection as connect', async () => {

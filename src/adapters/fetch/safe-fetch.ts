@@ -1,7 +1,8 @@
-// The one way out to the network. URLs come from clients (media) and tenants (webhooks), so every
-// request is an SSRF risk: only http(s), no credentials in URLs, and no private, loopback or link-local
-// target unless the operator allows it. Addresses are checked when the socket connects (the resolved
-// addresses are the ones dialled), so DNS rebinding between a check and the connect cannot slip past.
+// The way out to the network for URLs that tenants supply (media URLs, callback and webhook URLs): every
+// such request is an SSRF risk, so only http(s), no credentials in URLs, and no private, loopback or
+// link-local target unless the operator allows it. Addresses are checked when the socket connects (the
+// resolved addresses are the ones dialled), so DNS rebinding between a check and the connect cannot slip
+// past. Endpoints the operator configured go through ./operator-fetch.ts instead.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
@@ -22,13 +23,45 @@ export interface AddressGuard {
   resolve(hostname: string): Promise<LookupAddress[]>;
 }
 
-/** True for anything but a globally routable unicast address (IPv4-mapped IPv6 judged as IPv4). */
+/**
+ * True for anything but a globally routable unicast address. An IPv6 address that carries an IPv4 one
+ * (mapped, compatible, NAT64, 6to4, Teredo) is judged by that IPv4 address: it is where the packets end
+ * up, so `::ffff:127.0.0.1`, `::a9fe:a9fe` or `2002:7f00:1::` are as private as 127.0.0.1 or 169.254.169.254,
+ * while `64:ff9b::808:808` (8.8.8.8 through a NAT64 gateway) stays public.
+ */
 export function isPrivateAddress(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return true; // not an address we understand: refuse rather than guess
-  let address = ipaddr.parse(ip);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
-    address = (address as ipaddr.IPv6).toIPv4Address();
-  return address.range() !== 'unicast';
+  const address = ipaddr.parse(ip);
+  if (address.kind() === 'ipv4') return address.range() !== 'unicast';
+  const v6 = address as ipaddr.IPv6;
+  // The local-use NAT64 prefix (64:ff9b:1::/48) is a translator of the operator's own network, and where
+  // it puts the IPv4 address depends on that network's prefix length: never a public destination.
+  if (v6.match(LOCAL_NAT64)) return true;
+  const embedded = embeddedIPv4(v6);
+  if (embedded) return embedded.some((v4) => v4.range() !== 'unicast');
+  return v6.range() !== 'unicast';
+}
+
+const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+/** Prefixes whose last 32 bits are the IPv4 address: compatible (::/96), mapped, RFC 6145, NAT64. */
+const LAST_32_BITS = ['::/96', '::ffff:0:0/96', '::ffff:0:0:0/96', '64:ff9b::/96'].map((cidr) =>
+  ipaddr.parseCIDR(cidr),
+);
+const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
+const TEREDO = ipaddr.parseCIDR('2001::/32');
+
+/**
+ * The IPv4 addresses an IPv6 address carries, or undefined when it carries none. ipaddr.js names these
+ * ranges but leaves their IPv4 inside (and judges `::a9fe:a9fe` plain unicast), hence this table.
+ */
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const bytes = v6.toByteArray();
+  const v4 = (at: number, mask = 0) => new ipaddr.IPv4(bytes.slice(at, at + 4).map((byte) => byte ^ mask));
+  if (LAST_32_BITS.some((cidr) => v6.match(cidr))) return [v4(12)];
+  if (v6.match(SIX_TO_FOUR)) return [v4(2)]; // 2002:AABB:CCDD::/48
+  // Teredo: the server's IPv4 in bits 32-63, the client's in the last 32 bits, inverted (RFC 4380).
+  if (v6.match(TEREDO)) return [v4(4), v4(12, 0xff)];
+  return undefined;
 }
 
 /** The production guard: real DNS, and private addresses refused unless the operator allows them. */
@@ -140,7 +173,7 @@ async function follow(
       bodyTimeout: 0,
     });
     const location = res.headers.location;
-    if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string')
+    if (init.redirect === 'manual' || !REDIRECTS.has(res.statusCode) || typeof location !== 'string')
       return { status: res.statusCode, url: url.href, headers: res.headers, body: res.body };
     await res.body.dump(); // frees the connection for reuse
     if (redirects >= maxRedirects)

@@ -1,6 +1,7 @@
 // The remote damage model: a YOLO-style detector on a server speaking the Open Inference Protocol
-// (KServe v2 / Triton HTTP), over HTTP/JSON through safe-fetch. The server runs the network; the
-// letterbox and the decoding are the same as the local adapter's (./yolo.ts).
+// (KServe v2 / Triton HTTP), over HTTP/JSON through the operator fetch (the server is the operator's
+// own). The server runs the network; the letterbox and the decoding are the same as the local adapter's
+// (./yolo.ts).
 //
 // Labels. The protocol's model metadata has no field for class names, so they are taken, in order:
 //   1. `options.labels`, when the operator gives them (for servers that publish none, e.g. Triton);
@@ -19,7 +20,8 @@ import {
   type DamageModelDescription,
   type RawDetection,
 } from '../../ports/damage-model.js';
-import type { SafeFetch, SafeFetchInit } from '../../ports/outbound-fetch.js';
+import type { SafeFetchInit } from '../../ports/outbound-fetch.js';
+import type { OperatorFetch } from '../fetch/operator-fetch.js';
 import { cleanLabels, decodeYolo, DEFAULT_INPUT_SIZE, letterbox, type InputSize } from './yolo.js';
 
 type KserveSettings = Pick<Extract<DamageModelSettings, { kind: 'kserve' }>, 'url' | 'model'>;
@@ -44,7 +46,7 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Sends no request until the first `detect` or `health`. */
 export async function createKserveDamageModel(
   settings: KserveSettings,
-  safeFetch: SafeFetch,
+  fetch: OperatorFetch,
   options: KserveOptions = {},
 ): Promise<DamageModel> {
   const base = `${settings.url.replace(/\/+$/, '')}/v2/models/${encodeURIComponent(settings.model)}`;
@@ -59,7 +61,7 @@ export async function createKserveDamageModel(
     });
 
   const request = async (url: string, init: SafeFetchInit): Promise<unknown> => {
-    const response = await safeFetch(url, init);
+    const response = await fetch.request(url, init);
     const text = await readBody(response.body, MAX_BODY_BYTES);
     if (response.status !== 200)
       throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${response.status} ${errorText(text)}`);
@@ -71,7 +73,7 @@ export async function createKserveDamageModel(
   };
 
   let metadata: Promise<ModelMetadata> | undefined;
-  // Shared by concurrent detects, so not tied to one caller's signal (safe-fetch's timeout bounds it).
+  // Shared by concurrent detects, so not tied to one caller's signal (the fetch's timeout bounds it).
   const loadMetadata = () => {
     metadata ??= request(base, {}).then(
       (body) => {
@@ -114,7 +116,7 @@ export async function createKserveDamageModel(
     },
     async health() {
       try {
-        const response = await safeFetch(`${base}/ready`, { timeoutMs: options.healthTimeoutMs ?? 5000 });
+        const response = await fetch.request(`${base}/ready`, { timeoutMs: options.healthTimeoutMs ?? 5000 });
         response.body.resume();
         return response.status === 200;
       } catch {

@@ -14,6 +14,8 @@ export type SmsSender = (message: SmsMessage, signal?: AbortSignal) => Promise<s
 export function createNotifier(senders: {
   email?: EmailSender | undefined;
   sms?: SmsSender | undefined;
+  /** Releases what the senders share (the SMS provider's connection pool). */
+  close?: () => Promise<void>;
 }): Notifier {
   const { email, sms } = senders;
   const missing = (channel: Channel) =>
@@ -24,7 +26,7 @@ export function createNotifier(senders: {
     configured: (channel) => (channel === 'email' ? email : sms) !== undefined,
     sendEmail: (message, signal) => (email ? email(message, signal) : missing('email')),
     sendSms: (message, signal) => (sms ? sms(message, signal) : missing('sms')),
-    // Each send opens and closes its own connection (SMTP) or shares safe-fetch's pool: nothing to release.
-    close: () => Promise.resolve(),
+    // Each SMTP send opens and closes its own connection; the SMS provider's pool is the senders' own.
+    close: senders.close ?? (() => Promise.resolve()),
   };
 }

@@ -1,7 +1,8 @@
-// What the HTTP providers (SMS) share: one POST through safe-fetch, the answer read and judged, and a
-// failure turned into a NotifyError whose message is safe to log.
-import { OutboundError, readLimitedText, type SafeFetch } from '../../ports/outbound-fetch.js';
+// What the HTTP providers (SMS) share: one POST through the operator fetch, the answer read and judged,
+// and a failure turned into a NotifyError whose message is safe to log.
+import { OutboundError, readLimitedText } from '../../ports/outbound-fetch.js';
 import { NotifyError } from '../../ports/notifier.js';
+import type { OperatorFetch } from '../fetch/operator-fetch.js';
 
 /** A provider that has not answered within this time has failed this attempt. */
 export const PROVIDER_TIMEOUT_MS = 15_000;
@@ -16,14 +17,14 @@ const DETAIL_CHARS = 300;
  * 429 (the request itself is wrong: a bad number, bad credentials), temporary otherwise.
  */
 export async function postToProvider(
-  safeFetch: SafeFetch,
+  fetch: OperatorFetch,
   url: string,
   request: { headers: Record<string, string>; body: string; signal?: AbortSignal | undefined },
 ): Promise<unknown> {
   let status: number;
   let text: string;
   try {
-    const response = await safeFetch(url, {
+    const response = await fetch.request(url, {
       method: 'POST',
       headers: request.headers,
       body: request.body,

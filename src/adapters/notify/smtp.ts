@@ -1,7 +1,8 @@
-// E-mail over SMTP with nodemailer. Nodemailer dials by itself, outside safe-fetch, so the same policy
-// is applied here: the mail server's name is resolved first, every address is checked against the
-// outbound guard, and the connection goes to the checked address (the name stays the TLS server name,
-// so certificates are verified against it). One connection per message: link e-mails are few.
+// E-mail over SMTP with nodemailer. Nodemailer dials by itself, outside the fetch modules, so the address
+// policy it is given is applied here: the mail server's name is resolved first, every address is checked
+// against the guard (in production the operator's, which trusts the mail server of the configuration),
+// and the connection goes to the checked address (the name stays the TLS server name, so certificates
+// are verified against it). One connection per message: link e-mails are few.
 import net from 'node:net';
 import nodemailer, { type NodemailerError } from 'nodemailer';
 import type { SmtpSettings } from '../../config.js';
