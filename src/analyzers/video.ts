@@ -32,6 +32,14 @@ const JPEG_QSCALE = '3';
 /** ffprobe or ffmpeg could not do its job; the message is safe to record (no local paths). */
 export class MediaToolError extends Error {
   override name = 'MediaToolError';
+  constructor(
+    message: string,
+    options?: ErrorOptions,
+    /** The tools themselves are missing or broken (the machine's fault, not the file's). */
+    readonly environment = false,
+  ) {
+    super(message, options);
+  }
 }
 
 export interface MediaTools {
@@ -70,7 +78,11 @@ function installedBinary(require: NodeJS.Require, pkg: string): string {
     throw new Error('no path exported');
   } catch (error) {
     // The ffmpeg installer throws a bare string, hence String().
-    throw new MediaToolError(`${pkg} has no binary for this platform: ${String(error)}`, { cause: error });
+    throw new MediaToolError(
+      `${pkg} has no binary for this platform: ${String(error)}`,
+      { cause: error },
+      true,
+    );
   }
 }
 
@@ -88,9 +100,11 @@ export async function ensureExecutable(path: string): Promise<string> {
     await access(path, constants.X_OK);
     return path;
   } catch (error) {
-    throw new MediaToolError(`${path} is not executable and could not be made so: ${String(error)}`, {
-      cause: error,
-    });
+    throw new MediaToolError(
+      `${path} is not executable and could not be made so: ${String(error)}`,
+      { cause: error },
+      true,
+    );
   }
 }
 
@@ -143,7 +157,8 @@ function run(binary: string, args: string[], options: RunOptions): Promise<Buffe
     });
     child.on('error', (error) => {
       // Spawning failed (no child to wait for) or killing failed; either way report it.
-      if (child.pid === undefined) settle(new MediaToolError(`${tool} could not start: ${error.message}`));
+      if (child.pid === undefined)
+        settle(new MediaToolError(`${tool} could not start: ${error.message}`, undefined, true));
       else failure ??= error;
     });
     child.on('close', (code, killedBy) => {

@@ -39,7 +39,19 @@ export interface VideoAnalysis {
   runs: AnalyzerRun[];
 }
 
-export type MediaAnalysis = ({ kind: 'image' } & ImageAnalysis) | ({ kind: 'video' } & VideoAnalysis);
+/**
+ * A file that passed the upload's type sniff but does not decode (truncated, over the pixel limit, a
+ * video without its index). The same file would fail again: it is reported, not retried.
+ */
+export interface UndecodableMedia {
+  kind: 'undecodable';
+  /** Why, in words a client may read (no server paths). */
+  reason: string;
+  runs: AnalyzerRun[];
+}
+
+export type MediaAnalysis =
+  ({ kind: 'image' } & ImageAnalysis) | ({ kind: 'video' } & VideoAnalysis) | UndecodableMedia;
 
 export interface AnalysisPool {
   analyseMedia(task: MediaTask, signal?: AbortSignal): Promise<MediaAnalysis>;

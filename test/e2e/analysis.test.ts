@@ -9,6 +9,7 @@ import { InspectionResult } from '../../src/domain/result/index.js';
 import { requestReanalysis } from '../../src/services/reanalysis.js';
 import { startWorker, type RunningWorker } from '../../src/workers/run.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startKserveServer } from '../helpers/kserve-server.js';
 import { photo } from '../helpers/media.js';
 import { uploadClient } from '../helpers/upload-client.js';
 import { makeMp4 } from '../helpers/video.js';
@@ -123,6 +124,28 @@ describe('analysis end to end', () => {
 });
 
 describe('analysis with a damage model configured', () => {
+  /** Uploads one photo and waits for its damage analysis. */
+  async function damageOf(t: TestApp) {
+    const api = uploadClient(await t.listen());
+    const client = await t.newClient({ webhookUrl: 'https://hooks.example.com/x' });
+    const c = await api.credentials(client.apiKey);
+    const res = await api.files(c.refresh_token, { type: 'file', session: c.session, case_id: 'dmg' }, [
+      { name: 'car.jpg', content: photo('scenetext01.jpg') },
+    ]);
+    expect(res.status).toBe(200);
+    let result: InspectionResult | null = null;
+    for (let i = 0; i < 600 && !result; i++) {
+      const read = await t.app.inject({
+        url: `/api/inspections/${c.session}`,
+        headers: { 'x-api-key': client.apiKey },
+      });
+      const body = read.json<{ status: string; result: InspectionResult | null }>();
+      if (body.status === 'completed') result = body.result;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    return result!.media[0]!;
+  }
+
   it('reports the damages of the model (built by the test) through the local ONNX adapter', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-model-'));
     const model = writeTestModel(dir);
@@ -132,30 +155,35 @@ describe('analysis with a damage model configured', () => {
     });
     const worker = await startWorker(t.deps);
     try {
-      const api = uploadClient(await t.listen());
-      const client = await t.newClient({ webhookUrl: 'https://hooks.example.com/x' });
-      const c = await api.credentials(client.apiKey);
-      const res = await api.files(c.refresh_token, { type: 'file', session: c.session, case_id: 'dmg' }, [
-        { name: 'car.jpg', content: photo('scenetext01.jpg') },
-      ]);
-      expect(res.status).toBe(200);
-      let result: InspectionResult | null = null;
-      for (let i = 0; i < 600 && !result; i++) {
-        const read = await t.app.inject({
-          url: `/api/inspections/${c.session}`,
-          headers: { 'x-api-key': client.apiKey },
-        });
-        const body = read.json<{ status: string; result: InspectionResult | null }>();
-        if (body.status === 'completed') result = body.result;
-        else await new Promise((r) => setTimeout(r, 100));
-      }
-      const damage = result!.media[0]!.analysis.damage!;
+      const media = await damageOf(t);
+      const damage = media.analysis.damage!;
       expect(damage.status).toBe('ok');
       expect([...new Set(damage.damages.map((d) => d.type))].sort()).toEqual(['crack', 'dent', 'scratch']);
-      expect(result!.media[0]!.flags).toContain('damage');
+      expect(media.flags).toContain('damage');
     } finally {
       await worker.stop();
       await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("reaches the operator's KServe model server on loopback with ALLOW_PRIVATE_NETWORKS off", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-model-'));
+    const model = writeTestModel(dir);
+    const server = await startKserveServer({ modelPath: model.modelPath, labels: model.labels });
+    // The model server is configured by the operator, so it is trusted: no ALLOW_PRIVATE_NETWORKS.
+    const t = await startTestApp('sqlite', { DAMAGE_KSERVE_URL: server.url });
+    const worker = await startWorker(t.deps);
+    try {
+      expect(t.deps.config.outbound.allowPrivateNetworks).toBe(false);
+      const damage = (await damageOf(t)).analysis.damage!;
+      expect(damage).toMatchObject({ status: 'ok', model: { backend: 'kserve' } });
+      expect([...new Set(damage.damages.map((d) => d.type))].sort()).toEqual(['crack', 'dent', 'scratch']);
+      expect(server.requests.some((r) => r.path.endsWith('/infer'))).toBe(true);
+    } finally {
+      await worker.stop();
+      await t.close();
+      await server.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);

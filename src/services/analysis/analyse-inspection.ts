@@ -2,7 +2,6 @@
 // reused photos are matched against the client's earlier inspections, pairs are compared, and the result is
 // stored with a new version number. Safe to run twice: it rebuilds the same result from the same media.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +23,8 @@ export interface AnalysisDeps {
   fingerprint: { distance: (a: string, b: string) => number; maxDistance: number };
   /** Media items of one inspection analysed at the same time. */
   mediaConcurrency: number;
+  /** Where the media are copied while analysed: the worker's own folder under DATA_DIR, swept at start. */
+  scratchDir: string;
 }
 
 export async function analyseInspection(
@@ -45,7 +46,7 @@ export async function analyseInspection(
     .execute();
   await setStatus(deps, inspectionId, 'processing');
 
-  const workDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'walkaround-analysis-'));
+  const workDir = await fs.promises.mkdtemp(path.join(deps.scratchDir, 'inspection-'));
   try {
     const files = new Map<string, string>();
     const limit = pLimit(deps.mediaConcurrency);
@@ -178,7 +179,7 @@ async function materialise(storage: MediaStorage, item: MediaRow, dir: string): 
 }
 
 async function storeThumbnail(storage: MediaStorage, analysis: MediaAnalysis): Promise<string | null> {
-  if (!analysis.thumbnail) return null;
+  if (analysis.kind === 'undecodable' || !analysis.thumbnail) return null;
   return (await storage.put(Readable.from([Buffer.from(analysis.thumbnail)]))).key;
 }
 

@@ -3,14 +3,15 @@
 // plain data (it crosses back from the thread).
 import type { ImageAnalyzer } from '../../analyzers/analyzer.js';
 import { comparePair } from '../../analyzers/pair.js';
-import { makeThumbnail, prepareImage } from '../../analyzers/prepare.js';
-import { extractKeyframes, probeVideo } from '../../analyzers/video.js';
+import { ImageDecodeError, makeThumbnail, prepareImage } from '../../analyzers/prepare.js';
+import { extractKeyframes, MediaToolError, probeVideo } from '../../analyzers/video.js';
 import type { PairPart } from '../../domain/result/video-pair-parts.js';
 import type {
   AnalyzerRun,
   ImageAnalysis,
   MediaAnalysis,
   MediaTask,
+  UndecodableMedia,
   VideoAnalysis,
 } from '../../ports/analysis-pool.js';
 import { runImageAnalyzers } from './run-analyzers.js';
@@ -27,9 +28,28 @@ const MAX_KEYFRAMES = 30;
 const VIDEO_TOOLS_TIMEOUT_MS = 120_000;
 
 export async function analyseMedia(analyzers: MediaAnalyzers, task: MediaTask): Promise<MediaAnalysis> {
-  return task.kind === 'image'
-    ? { kind: 'image', ...(await analyseImage(analyzers.image, task.path, task.mime, task.inputMetaData)) }
-    : { kind: 'video', ...(await analyseVideo(analyzers.keyframe, task)) };
+  const started = performance.now();
+  try {
+    return task.kind === 'image'
+      ? { kind: 'image', ...(await analyseImage(analyzers.image, task.path, task.mime, task.inputMetaData)) }
+      : { kind: 'video', ...(await analyseVideo(analyzers.keyframe, task)) };
+  } catch (error) {
+    if (!isUndecodable(error)) throw error;
+    return undecodable(error.message, performance.now() - started);
+  }
+}
+
+/** A failure of the file itself, which would fail the same way on every attempt. */
+function isUndecodable(error: unknown): error is Error {
+  return error instanceof ImageDecodeError || (error instanceof MediaToolError && !error.environment);
+}
+
+function undecodable(reason: string, ms: number): UndecodableMedia {
+  return {
+    kind: 'undecodable',
+    reason,
+    runs: [{ name: 'decode', version: '1', status: 'error', ms: Math.round(ms), error: reason }],
+  };
 }
 
 /** Before/after comparison of two photos. */

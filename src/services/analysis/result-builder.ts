@@ -85,7 +85,11 @@ function mediaResult(m: AnalysedMedia, matches: ReuseMatch[], capture: CapturePa
     .filter((r) => r.status !== 'ok')
     .map((r) => ({ analyzer: r.name, message: r.error ?? r.status }));
   const parts: Record<string, unknown> =
-    analysis.kind === 'image' ? { ...analysis.parts } : { video: analysis.video };
+    analysis.kind === 'image'
+      ? { ...analysis.parts }
+      : analysis.kind === 'video'
+        ? { video: analysis.video }
+        : {};
   if (parts.fingerprint) parts.fingerprint = { ...parts.fingerprint, matches };
   return {
     id: row.id,
@@ -97,15 +101,20 @@ function mediaResult(m: AnalysedMedia, matches: ReuseMatch[], capture: CapturePa
     sha256: row.sha256,
     bytes: row.bytes,
     mime: row.mime,
-    width: analysis.width,
-    height: analysis.height,
+    // An undecodable file has no size we could trust: 0 × 0, with the `undecodable` flag.
+    width: analysis.kind === 'undecodable' ? 0 : analysis.width,
+    height: analysis.kind === 'undecodable' ? 0 : analysis.height,
     duration_seconds: analysis.kind === 'video' ? analysis.durationSeconds : null,
     thumbnail_key: m.thumbnailKey,
     // Each part was produced by the analyzer that owns its schema; the result is validated as a whole.
     analysis: parts,
     ...(capture && { capture }),
     errors,
-    flags: [...flagsOf(parts, matches), ...captureFlagsOf(capture)],
+    flags: [
+      ...(analysis.kind === 'undecodable' ? ['undecodable'] : []),
+      ...flagsOf(parts, matches),
+      ...captureFlagsOf(capture),
+    ],
   };
 }
 
