@@ -10,6 +10,7 @@ import { createAnalysisPool } from './analysis-pool.js';
 import { analyseInspectionTask } from './tasks/analyse-inspection.js';
 import { deliverWebhookTask } from './tasks/deliver-webhook.js';
 import { expireLinkTask } from './tasks/expire-link.js';
+import { openScratch } from './scratch.js';
 import { sendMessageTask } from './tasks/send-message.js';
 
 export interface RunningWorker {
@@ -23,9 +24,11 @@ export async function startWorker(deps: Deps, opts: { pool?: AnalysisPool } = {}
   const { config } = deps;
   const pool =
     opts.pool ?? createAnalysisPool({ damageModel: config.damageModel, outbound: config.outbound });
+  const { scratch, swept } = await openScratch(config.dataDir);
+  if (swept > 0) deps.logger.info({ swept }, 'removed the scratch folders of interrupted analyses');
   // Every task of the map has its handler: a task added to domain/jobs.ts without one fails to compile.
   const handlers: Required<TaskHandlers<JobPayloads>> = {
-    'analyse-inspection': analyseInspectionTask(deps, pool),
+    'analyse-inspection': analyseInspectionTask(deps, pool, scratch.dir),
     'deliver-webhook': deliverWebhookTask(deps),
     'send-message': sendMessageTask(deps),
     'expire-link': expireLinkTask(deps),
@@ -39,6 +42,7 @@ export async function startWorker(deps: Deps, opts: { pool?: AnalysisPool } = {}
       await runner.stop(graceMs);
       await stopHeartbeat();
       if (!opts.pool) await pool.close();
+      await scratch.remove();
     },
   };
 }

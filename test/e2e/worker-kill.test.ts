@@ -1,5 +1,7 @@
 // A worker killed with SIGKILL mid-job loses no job: the job runs again on another worker and the
-// inspection completes once (one result version), with the job's attempts showing the second run.
+// inspection completes once (one result version), with the job's attempts showing the second run. The
+// copies of the photos it was analysing were under DATA_DIR/scratch (not /tmp), and the next worker to
+// start removes them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,11 +68,27 @@ describe.each(BACKENDS)('a worker killed in the middle of a job on %s', (backend
       }
     };
     await waitFor('processing', 30_000);
+    // The photos being analysed are copied into the worker's own scratch folder under DATA_DIR.
+    const scratch = path.join(dataDir, 'scratch');
+    const copies = () =>
+      fs.existsSync(scratch)
+        ? (fs.readdirSync(scratch, { recursive: true }) as string[]).filter((f) =>
+            fs.statSync(path.join(scratch, f)).isFile(),
+          )
+        : [];
+    const deadline = Date.now() + 30_000;
+    while (copies().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const doomedFolders = fs.readdirSync(scratch);
+    expect(copies().length).toBeGreaterThan(0);
     await doomed.kill();
 
     servers.push(await startServer(env, ['--role', 'worker']));
+    // The new worker swept the dead one's folder at start (before it took the job again).
+    expect(fs.readdirSync(scratch).filter((name) => doomedFolders.includes(name))).toEqual([]);
     await waitFor('completed', 90_000);
     expect((await status()).result?.version).toBe(1);
+    // Once the analysis is done, nothing of the photos is left in scratch space.
+    expect(copies()).toEqual([]);
 
     if (backend === 'sqlite') {
       // The second run is the job's second attempt (graphile-worker deletes succeeded jobs).

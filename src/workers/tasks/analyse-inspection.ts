@@ -13,9 +13,11 @@ const MEDIA_CONCURRENCY = 2;
 export function analyseInspectionTask(
   deps: Deps,
   pool: AnalysisPool,
+  scratchDir: string,
 ): TaskHandler<JobPayloads['analyse-inspection']> {
   const analysisDeps = {
     db: deps.db,
+    scratchDir,
     storage: deps.storage,
     pool,
     now: deps.now,
