@@ -11,6 +11,7 @@ interface ListOptions {
   client?: string;
   status?: OutboxStatus;
   limit: number;
+  reveal?: boolean;
   json?: boolean;
 }
 
@@ -42,10 +43,12 @@ export function outboxCommand(): Command {
       oneOf(...OUTBOX_STATUSES),
     )
     .option('--limit <n>', 'at most this many messages', positiveInteger, 100)
+    .option('--reveal', 'show the link in messages that may still go out (to pass a held one on by hand)')
     .option('--json', 'print one JSON object')
     .action((o: ListOptions) =>
       withStorage(async (deps) => {
-        const messages = await listOutbox(deps.db, { clientId: o.client, status: o.status, limit: o.limit });
+        const filter = { clientId: o.client, status: o.status, limit: o.limit };
+        const messages = await listOutbox(deps.db, filter, o.reveal ? deps : undefined);
         print(o.json, { messages }, () =>
           messages.length === 0
             ? 'No messages.'

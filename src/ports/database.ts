@@ -250,7 +250,10 @@ export interface OutboxMessagesTable {
   recipient: string;
   language: string;
   subject: string | null;
+  /** The rendered message with `#[redacted]` where the link token goes. */
   body: string;
+  /** The link token, sealed under SECRET_KEY, while the message may still go out; null afterwards. */
+  link_token_sealed: string | null;
   status: OutboxStatus;
   attempts: Generated<number>;
   last_error: string | null;

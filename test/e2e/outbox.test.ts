@@ -1,16 +1,19 @@
 // Link messages (docs/messages.md) end to end on every database: written to the outbox in the link's
 // transaction, sent by a real worker to a real SMTP server and a real SMS endpoint (both provider shapes),
-// retried when they fail, held when no provider is configured, refused towards private addresses.
+// retried when they fail, held when no provider is configured; providers on private addresses are the
+// operator's own and trusted.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction, type OutboxMessageRow } from '../../src/ports/database.js';
 import { buildDeps, type Deps } from '../../src/deps.js';
+import { buildApp } from '../../src/http/app.js';
 import { createPersona } from '../../src/services/personas.js';
 import { queueLinkMessages, type LinkMessageInput } from '../../src/services/outbox/queue-messages.js';
 import type { OutboxView } from '../../src/services/outbox/list-outbox.js';
 import { sendMessage } from '../../src/services/outbox/send-message.js';
 import { startWorker, type RunningWorker } from '../../src/workers/run.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { uploadClient } from '../helpers/upload-client.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { runCli } from '../helpers/process.js';
 import { startSmsReceiver, type SmsReceiver } from '../helpers/sms-receiver.js';
@@ -31,7 +34,8 @@ async function queueLink(
   },
 ): Promise<{ linkId: string; url: string }> {
   const linkId = crypto.randomUUID();
-  const url = `${deps.config.superappUrl}/#${crypto.randomBytes(32).toString('base64url')}`;
+  const token = crypto.randomBytes(32).toString('base64url');
+  const url = `${deps.config.superappUrl}/#${token}`;
   const now = deps.now();
   const expiresAt = now + 72 * 3600_000;
   await inTransaction(deps.db, async (trx) => {
@@ -53,6 +57,7 @@ async function queueLink(
       linkId,
       language: contact.language ?? 'en',
       url,
+      token,
       expiresAt,
       phone: contact.phone,
       email: contact.email,
@@ -221,6 +226,7 @@ describe.each(BACKENDS)('link messages on %s', (backend) => {
           linkId,
           language: 'en',
           url: 'https://capture.example.com/#x',
+          token: 'x',
           expiresAt: Date.now() + 3600_000,
           email: 'rollback@example.com',
         });
@@ -362,10 +368,12 @@ describe.each(BACKENDS)('link messages on %s', (backend) => {
         status: 'held',
         subject: 'Acme Leasing: your vehicle inspection link',
       });
-      expect(shown!.body).toContain(url);
+      // The link token is never shown unless the operator asks for it, to pass a held message on by hand.
+      expect(shown!.body).not.toContain(url);
+      expect(shown!.body).toContain(`${t.deps.config.superappUrl}/#[redacted]`);
       expect(messages.every((m) => m.status === 'held')).toBe(true);
 
-      const human = await runCli(['outbox', 'list', '--client', client.id], t.environment.env);
+      const human = await runCli(['outbox', 'list', '--client', client.id, '--reveal'], t.environment.env);
       expect(human.code).toBe(0);
       expect(human.stdout).toContain(held!.id);
       expect(human.stdout).toContain(url);
@@ -426,13 +434,14 @@ describe('link e-mails by default', () => {
   }, 60_000);
 });
 
-describe('link messages to private addresses', () => {
-  it('refuses the mail server and the SMS provider on loopback: failed attempts, nothing sent', async () => {
+describe('link messages to providers on private addresses', () => {
+  it("sends through the operator's mail server and SMS provider on loopback with ALLOW_PRIVATE_NETWORKS off; a client's media URL there is still refused", async () => {
     const smtp = await startSmtpServer();
     const sms = await startSmsReceiver();
     const t = await startTestApp('sqlite', {
-      // ALLOW_PRIVATE_NETWORKS stays off: loopback is refused.
+      // ALLOW_PRIVATE_NETWORKS stays off: it guards what clients supply, not the operator's own endpoints.
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      SMTP_REQUIRE_TLS: 'false',
       SMS_PROVIDER: 'twilio',
       SMS_URL: `http://127.0.0.1:${sms.port}`,
       ...TWILIO,
@@ -440,6 +449,7 @@ describe('link messages to private addresses', () => {
     });
     // The production outbound fetch (the test app's lets loopback play a public host).
     const production = await buildDeps(t.environment.config);
+    const app = await buildApp(production);
     const worker = await startWorker(production);
     try {
       const client = await newClient(t, 'Acme Leasing');
@@ -448,14 +458,30 @@ describe('link messages to private addresses', () => {
         phone: '+33612345678',
       });
       const [email, phone] = await settle(production, linkId, allSettled);
-      expect(email).toMatchObject({ status: 'failed', attempts: 1 });
-      expect(email!.last_error).toBe('Refused 127.0.0.1: private address');
-      expect(phone).toMatchObject({ status: 'failed', attempts: 1 });
-      expect(phone!.last_error).toMatch(/Refused 127\.0\.0\.1: private address/);
-      expect(smtp.received).toEqual([]);
-      expect(sms.requests).toEqual([]);
+      expect(email).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(phone).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(smtp.received).toHaveLength(1);
+      expect(sms.delivered()).toHaveLength(1);
+
+      // The same configuration, a client's media URL on loopback (here the SMS receiver): refused.
+      const api = uploadClient(await app.listen({ port: 0, host: '127.0.0.1' }));
+      const before = sms.requests.length;
+      const uploader = await t.newClient();
+      const c = await api.credentials(uploader.apiKey);
+      const mediaUrl = `http://127.0.0.1:${sms.port}/photo.jpg`;
+      const res = await api.urls(c.refresh_token, {
+        type: 'urls',
+        session: c.session,
+        case_id: 'loopback',
+        callback_url: 'https://hooks.example.com/x',
+        urls: [mediaUrl],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ message: `Could not fetch ${mediaUrl}` });
+      expect(sms.requests).toHaveLength(before);
     } finally {
       await worker.stop();
+      await app.close();
       await production.close();
       await t.close();
       await smtp.close();

@@ -12,6 +12,14 @@ export const hashLinkToken = (token: string): string =>
 /** Tokens this service issued have exactly this form; anything else is refused without a query. */
 export const looksLikeLinkToken = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
 
-/** `text` with every link token replaced: what stays of a message once it is sent or has failed. */
-export const redactLinkTokens = (text: string): string =>
-  text.replace(/#[A-Za-z0-9_-]{43}\b/g, '#[redacted]');
+const REDACTED = '#[redacted]';
+
+/** `text` with every link token replaced: what the outbox keeps of a message. */
+export const redactLinkTokens = (text: string): string => text.replace(/#[A-Za-z0-9_-]{43}\b/g, REDACTED);
+
+/** The first link token in `text`, if any. */
+export const linkTokenIn = (text: string): string | undefined => /#([A-Za-z0-9_-]{43})\b/.exec(text)?.[1];
+
+/** A redacted message with its link token put back, for the moment it is sent. */
+export const restoreLinkToken = (text: string, token: string): string =>
+  text.replaceAll(REDACTED, `#${token}`);

@@ -1,7 +1,9 @@
-// The outbox as operators and the portal see it: link messages, newest first, with their state. The
-// body holds the link itself, so a held message can be passed on by hand.
+// The outbox as operators and the portal see it: link messages, newest first, with their state. Bodies
+// show `#[redacted]` where the link token goes: the token is in the database only sealed.
 import { AppError } from '../../domain/errors.js';
 import type { Db, OutboxMessageRow, OutboxStatus } from '../../ports/database.js';
+import type { SecretBox } from '../../ports/secret-box.js';
+import { restoreLinkToken } from '../links/tokens.js';
 
 export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sent', 'failed', 'held'];
 
@@ -12,14 +14,25 @@ export interface OutboxFilter {
 }
 
 /** An outbox message as listed: its row, with its times as ISO 8601 text. */
-export type OutboxView = Omit<OutboxMessageRow, 'created_at' | 'updated_at' | 'sent_at'> & {
+export type OutboxView = Omit<
+  OutboxMessageRow,
+  'created_at' | 'updated_at' | 'sent_at' | 'link_token_sealed'
+> & {
   created_at: string;
   updated_at: string;
   sent_at: string | null;
 };
 
-/** The messages matching `filter`; throws CLIENT_NOT_FOUND for a client that does not exist. */
-export async function listOutbox(db: Db, filter: OutboxFilter): Promise<OutboxView[]> {
+/**
+ * The messages matching `filter`; throws CLIENT_NOT_FOUND for a client that does not exist. With
+ * `reveal` (the operator's CLI, which holds SECRET_KEY), a message that may still go out shows its link,
+ * so that a held one can be passed on by hand.
+ */
+export async function listOutbox(
+  db: Db,
+  filter: OutboxFilter,
+  reveal?: { secrets: SecretBox },
+): Promise<OutboxView[]> {
   let query = db
     .selectFrom('outbox_messages')
     .selectAll()
@@ -38,12 +51,16 @@ export async function listOutbox(db: Db, filter: OutboxFilter): Promise<OutboxVi
       .executeTakeFirst();
     if (!client) throw new AppError('CLIENT_NOT_FOUND', { params: { id: filter.clientId } });
   }
-  return rows.map(outboxView);
+  return rows.map((row) => outboxView(row, reveal?.secrets));
 }
 
-export function outboxView(row: OutboxMessageRow): OutboxView {
+export function outboxView(
+  { link_token_sealed: sealed, ...row }: OutboxMessageRow,
+  reveal?: SecretBox,
+): OutboxView {
   return {
     ...row,
+    body: reveal && sealed !== null ? restoreLinkToken(row.body, reveal.open(sealed)) : row.body,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     sent_at: row.sent_at === null ? null : iso(row.sent_at),

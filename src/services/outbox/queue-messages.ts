@@ -6,7 +6,9 @@ import type { Db } from '../../ports/database.js';
 import { renderLinkEmail, renderLinkSms } from '../../domain/messages.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { Channel, Notifier } from '../../ports/notifier.js';
+import type { SecretBox } from '../../ports/secret-box.js';
 import { jobKeys } from '../../domain/jobs.js';
+import { redactLinkTokens } from '../links/tokens.js';
 
 export interface LinkMessageInput {
   clientId: string;
@@ -16,6 +18,8 @@ export interface LinkMessageInput {
   language: string;
   /** The full link `{SUPERAPP_URL}/#<token>`. */
   url: string;
+  /** The token in `url`: kept sealed, never in the stored body. */
+  token: string;
   /** Epoch ms. */
   expiresAt: number;
   /** E.164, already validated. */
@@ -28,6 +32,7 @@ export interface OutboxDeps {
   queue: JobQueue;
   now: () => number;
   notifier: Notifier;
+  secrets: SecretBox;
 }
 
 interface NewMessage {
@@ -72,6 +77,9 @@ export async function queueLinkMessages(trx: Db, deps: OutboxDeps, input: LinkMe
         client_id: input.clientId,
         link_id: input.linkId,
         ...message,
+        // A database dump must open no link: the token is put back only when the message is sent.
+        body: redactLinkTokens(message.body),
+        link_token_sealed: deps.secrets.seal(input.token),
         status,
         created_at: now,
         updated_at: now,

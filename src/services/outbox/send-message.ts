@@ -7,7 +7,8 @@ import { emailHtml } from '../../domain/messages.js';
 import type { Logger } from '../../logger.js';
 import type { JobContext, JobQueue } from '../../ports/job-queue.js';
 import { NotifyError, type Notifier } from '../../ports/notifier.js';
-import { redactLinkTokens } from '../links/tokens.js';
+import type { SecretBox } from '../../ports/secret-box.js';
+import { restoreLinkToken } from '../links/tokens.js';
 import { jobKeys, type JobPayloads } from '../../domain/jobs.js';
 
 export interface SendDeps {
@@ -18,6 +19,7 @@ export interface SendDeps {
   now: () => number;
   /** Seconds to wait before each retry (MESSAGE_RETRY_SCHEDULE). */
   retrySchedule: readonly number[];
+  secrets: SecretBox;
 }
 
 export type SendMessageJob = JobPayloads['send-message'];
@@ -48,7 +50,7 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
   let providerMessageId: string | null = null;
   let failure: NotifyError | undefined;
   try {
-    providerMessageId = await send(deps.notifier, message, context.signal);
+    providerMessageId = await send(deps.notifier, withLink(deps.secrets, message), context.signal);
   } catch (error) {
     if (context.signal.aborted) throw error; // the worker is stopping: hand the job back, no attempt made
     failure =
@@ -134,9 +136,8 @@ async function closedLink(deps: SendDeps, message: OutboxMessageRow): Promise<st
 }
 
 /**
- * Records the message's final state. Its body carries the link token in clear, which the outbox keeps
- * only while the message may still go out (or be passed on by hand, when held): afterwards the token
- * is redacted, so that the database again holds no usable link.
+ * Records the message's final state, and forgets its link token: once a message is sent or has failed,
+ * nothing in the database opens its link.
  */
 async function finish(
   db: Db,
@@ -145,14 +146,15 @@ async function finish(
   state: Pick<OutboxMessageRow, 'status' | 'attempts'> &
     Partial<Pick<OutboxMessageRow, 'provider_message_id' | 'sent_at' | 'last_error'>>,
 ): Promise<void> {
-  const message = await db
-    .selectFrom('outbox_messages')
-    .select('body')
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
   await db
     .updateTable('outbox_messages')
-    .set({ ...state, body: redactLinkTokens(message.body), updated_at: at })
+    .set({ ...state, link_token_sealed: null, updated_at: at })
     .where('id', '=', id)
     .execute();
+}
+
+/** The message as it goes out: its body with the link token unsealed and put back, for this send only. */
+function withLink(secrets: SecretBox, message: OutboxMessageRow): OutboxMessageRow {
+  if (message.link_token_sealed === null) return message;
+  return { ...message, body: restoreLinkToken(message.body, secrets.open(message.link_token_sealed)) };
 }

@@ -6,6 +6,7 @@ import { analysis } from './0003-analysis.js';
 import { webhooks } from './0004-webhooks.js';
 import { links } from './0005-links.js';
 import { captureOptions } from './0006-capture-options.js';
+import { outboxSealedTokens } from './0007-outbox-sealed-tokens.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -18,6 +19,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0004-webhooks': webhooks(),
         '0005-links': links(),
         '0006-capture-options': captureOptions(),
+        '0007-outbox-sealed-tokens': outboxSealedTokens(),
       }),
   };
 }
