@@ -19,8 +19,12 @@ export type TaskName = keyof JobPayloads;
 export const jobKeys = {
   analyse: (inspectionId: string) => `analyse-inspection:${inspectionId}`,
   deliver: (messageId: string, attempt: number) => `deliver-webhook:${messageId}:${attempt}`,
-  /** A re-send by hand is a job of its own each time it is asked for. */
-  resend: (messageId: string, nonce: string) => `deliver-webhook:${messageId}:manual:${nonce}`,
+  /**
+   * A re-send by hand, keyed by the attempts the message had when it was asked for: asking again before
+   * that re-send has run finds the same key and adds nothing (one pending re-send at most).
+   */
+  resend: (messageId: string, attemptsSoFar: number) =>
+    `deliver-webhook:${messageId}:manual:${attemptsSoFar}`,
   sendMessage: (messageId: string, attempt: number) => `send-message:${messageId}:${attempt}`,
   expireLink: (linkId: string) => `expire-link:${linkId}`,
 } as const;

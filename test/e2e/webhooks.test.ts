@@ -1,5 +1,7 @@
 // Webhook delivery (docs/webhooks.md) end to end: real uploads, a real worker, a real receiver that verifies
 // every signature with the Standard Webhooks reference implementation.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../../src/deps.js';
 import { buildApp } from '../../src/http/app.js';
@@ -124,6 +126,42 @@ describe('webhooks', () => {
     }
   });
 
+  it('does not follow a redirect: a 3xx is a failed attempt, logged with its status and retried', async () => {
+    // Answers the first POST with 302 to /moved (on the same host), then 200.
+    const hits: string[] = [];
+    const moving = http.createServer((req, res) => {
+      req.resume().on('end', () => {
+        hits.push(`${req.method} ${req.url}`);
+        if (hits.length === 1) res.writeHead(302, { location: '/moved' }).end();
+        else res.end('thanks');
+      });
+    });
+    await new Promise<void>((resolve) => moving.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = moving.address() as AddressInfo;
+      const moved = await t.newClient({
+        webhookUrl: `http://media.test:${port}/hooks`,
+        webhookEvents: ['inspection.received'],
+      });
+      const saved = client;
+      client = moved; // the delivery log is read with the owner's key
+      let list: Delivery[];
+      try {
+        list = await settle(await upload({}, moved.apiKey), (d) => d[0]?.status === 'delivered');
+      } finally {
+        client = saved;
+      }
+      expect(list[0]!.attempts.map((a) => [a.attempt, a.status_code, a.outcome])).toEqual([
+        [1, 302, 'retry'],
+        [2, 200, 'delivered'],
+      ]);
+      expect(hits).toEqual(['POST /hooks', 'POST /hooks']);
+    } finally {
+      moving.closeAllConnections();
+      moving.close();
+    }
+  });
+
   it('re-sends from the API with the same webhook-id, logged as a new attempt', async () => {
     const session = await upload({ callback_url: `http://media.test:${receiver.port}/callback` });
     const [received] = await settle(
@@ -146,6 +184,36 @@ describe('webhooks', () => {
       headers: { 'x-api-key': other.apiKey },
     });
     expect(foreign.status).toBe(404);
+  });
+
+  it('coalesces re-sends asked for before the first has run, and limits a client to 60 a minute', async () => {
+    const session = await upload({ callback_url: `http://media.test:${receiver.port}/callback` });
+    const [received] = await settle(
+      session,
+      (d) => d.length === 2 && d.every((m) => m.status === 'delivered'),
+    );
+    const resend = () =>
+      fetch(`${baseUrl}/api/inspections/${session}/deliveries/${received!.id}/resend`, {
+        method: 'POST',
+        headers: { 'x-api-key': client.apiKey },
+      });
+    // With no worker running, the 30 asks find the first still waiting.
+    await worker.stop();
+    const before = receiver.received.length;
+    const answers = await Promise.all(Array.from({ length: 30 }, resend));
+    expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 30 }, () => 202));
+    worker = await startWorker(t.deps);
+    await settle(session, (d) => d.find((m) => m.id === received!.id)!.attempts.length === 2);
+    await new Promise((r) => setTimeout(r, 1500)); // room for any duplicate to arrive
+    expect(receiver.received.slice(before).map((m) => m.id)).toEqual([received!.id]);
+
+    // The client asked 31 times this minute (one in the test before): 29 more pass, then 429.
+    const more = await Promise.all(Array.from({ length: 30 }, resend));
+    const statuses = more.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 202)).toHaveLength(29);
+    const refused = more.find((r) => r.status === 429)!;
+    expect(await refused.json()).toEqual({ status: 'error', message: 'Too many re-sends, try again later' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 

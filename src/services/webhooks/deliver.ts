@@ -66,6 +66,9 @@ export async function deliverMessage(deps: DeliverDeps, job: DeliveryJob): Promi
       },
       body: message.payload,
       timeoutMs: DELIVERY_TIMEOUT_MS,
+      // A redirect is a failed attempt, as Svix and Stripe treat it (docs/webhooks.md): following it
+      // would resend a signed event to wherever the receiver points, possibly as a GET without its body.
+      redirect: 'manual',
     });
     status = response.status;
     excerpt = await readLimitedText(response.body, RESPONSE_EXCERPT_BYTES).catch(() => null);

@@ -1,9 +1,10 @@
 // The delivery log (docs/webhooks.md#the-delivery-log-and-re-sending): every message of an inspection with
 // its attempts, and re-sending by hand.
-import crypto from 'node:crypto';
+import { AppError } from '../../domain/errors.js';
+import { jobKeys } from '../../domain/jobs.js';
+import type { ActionLimiter } from '../../ports/attempt-limiter.js';
 import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
-import { jobKeys } from '../../domain/jobs.js';
 
 export interface DeliveryView {
   id: string;
@@ -83,22 +84,29 @@ export async function listDeliveries(
 }
 
 /**
- * Queues one more attempt of the message (same `webhook-id`); false when there is no such message in
- * the scope. `clientId` limits it to the client's own messages (API); the operator CLI passes null.
+ * Queues one more attempt of the message (same `webhook-id`), unless one is already waiting; false when
+ * there is no such message in the scope. `clientId` limits it to the client's own messages (API); the operator CLI passes null.
  */
 export async function resendMessage(
-  deps: { db: Db; queue: JobQueue },
+  deps: { db: Db; queue: JobQueue; resendLimiter?: ActionLimiter },
   messageId: string,
   scope: { clientId: string | null; inspectionId?: string },
 ): Promise<boolean> {
+  // A client's re-sends are limited (the operator's, from the CLI, are not).
+  if (scope.clientId !== null && deps.resendLimiter) {
+    const wait = await deps.resendLimiter.take(scope.clientId);
+    if (wait > 0) throw new AppError('RESEND_RATE_LIMITED', { retryAfterSeconds: wait });
+  }
   return inTransaction(deps.db, async (trx) => {
-    let query = trx.selectFrom('webhook_messages').select('id').where('id', '=', messageId);
+    let query = trx.selectFrom('webhook_messages').select(['id', 'attempts']).where('id', '=', messageId);
     if (scope.clientId !== null) query = query.where('client_id', '=', scope.clientId);
     if (scope.inspectionId !== undefined) query = query.where('inspection_id', '=', scope.inspectionId);
-    if (!(await query.executeTakeFirst())) return false;
+    const message = await query.executeTakeFirst();
+    if (!message) return false;
+    // A re-send that is still waiting to run already covers this one: the key is the same.
     await deps.queue.enqueue(trx, {
       task: 'deliver-webhook',
-      key: jobKeys.resend(messageId, crypto.randomUUID()),
+      key: jobKeys.resend(messageId, message.attempts),
       payload: { messageId, manual: true },
     });
     return true;
