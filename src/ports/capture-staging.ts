@@ -10,7 +10,7 @@ export interface CaptureStaging {
   /** How many unfinished uploads have ids starting with `prefix`. */
   countUnfinished(prefix: string): Promise<number>;
   /** The bytes of a finished upload. */
-  read(id: string): Readable;
+  read(id: string): Promise<Readable>;
   /** Drops an upload. */
   remove(id: string): Promise<void>;
   /** Stops sweeping. */

@@ -284,15 +284,31 @@ describe.each(BACKENDS)('capture API on %s', (backend) => {
     expect(media).toEqual([{ original_id: 'front' }]);
   });
 
-  it('caps the unfinished uploads of one link', async () => {
-    const { capture } = await newLink(); // two steps: four unfinished uploads at most
-    for (let i = 0; i < 4; i++) expect((await capture.create('front', FRONT.length)).status).toBe(201);
-    const fifth = await capture.create('plate', PLATE.length);
-    expect(fifth.status).toBe(429);
-    expect(await fifth.json()).toEqual({
+  it('answers HEAD on a finished upload with its whole length, so a client that lost the last answer does not send it again', async () => {
+    const { capture } = await newLink();
+    const { location, response } = await capture.upload('front', FRONT);
+    expect(response.status).toBe(204);
+    expect(await capture.offset(location)).toBe(FRONT.length);
+  });
+
+  it('caps the unfinished uploads of each step at two; other steps and finished uploads are not held back', async () => {
+    const { capture } = await newLink();
+    const tooMany = {
       status: 'error',
       message: 'Too many unfinished uploads for this link',
-    });
+    };
+    const first = await capture.create('front', FRONT.length);
+    expect((await capture.create('front', FRONT.length)).status).toBe(201);
+    for (let i = 0; i < 20; i++) {
+      const more = await capture.create('front', FRONT.length);
+      expect({ status: more.status, body: await more.json() }).toEqual({ status: 429, body: tooMany });
+    }
+    // Another step has its own two.
+    for (let i = 0; i < 2; i++) expect((await capture.create('plate', PLATE.length)).status).toBe(201);
+    expect((await capture.create('plate', PLATE.length)).status).toBe(429);
+    // Finishing one of the step's uploads frees its place.
+    expect((await capture.patch(first.headers.get('location')!, 0, FRONT)).status).toBe(204);
+    expect((await capture.create('front', FRONT.length)).status).toBe(201);
   });
 
   it('checks the quality of one photo without keeping it', async () => {

@@ -24,7 +24,7 @@ export function createTusStaging(opts: {
       // Each upload is a data file and its `.json` description: count the data files.
       return names.filter((name) => name.startsWith(prefix) && !name.endsWith('.json')).length;
     },
-    read: (id) => datastore.read(id),
+    read: (id) => Promise.resolve(datastore.read(id)),
     remove: (id) => datastore.remove(id),
     close: async () => clearInterval(sweeper),
   };

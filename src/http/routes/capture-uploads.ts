@@ -11,10 +11,12 @@ import { CAPTURE_MAX_BYTES } from '../../services/links/captured-media.js';
 import {
   captureUploadId,
   finishCaptureUpload,
+  finishedCaptureUpload,
   isLinkUpload,
   startCaptureUpload,
 } from '../../services/links/capture-uploads.js';
 import { callerLink } from '../plugins/auth.js';
+import { sendError } from '../plugins/errors.js';
 
 export const UPLOADS_PATH = '/app/api/uploads';
 
@@ -38,7 +40,7 @@ export const captureUploadRoutes: FastifyPluginAsync<{ deps: Deps }> = async (ap
     maxSize: CAPTURE_MAX_BYTES,
     relativeLocation: true,
     allowedOrigins: [new URL(deps.config.superappUrl).origin],
-    namingFunction: (req) => captureUploadId(linkOf(req)),
+    namingFunction: (req, metadata) => captureUploadId(linkOf(req), metadata?.step),
     // Every request, on the id tus itself will use (not a route parameter it might parse otherwise).
     onIncomingRequest: async (req, id) => {
       if (!isLinkUpload(linkOf(req), id)) throw new TusRefusal(new AppError('NOT_FOUND'));
@@ -74,7 +76,25 @@ export const captureUploadRoutes: FastifyPluginAsync<{ deps: Deps }> = async (ap
   });
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    // tus would answer 501 itself; a request for an extension we do not offer is the client's mistake.
+    if (request.headers['upload-concat'] !== undefined)
+      return sendError(request, reply, 'CAPTURE_UPLOAD_CONCAT');
     if (request.method !== 'OPTIONS') opened.set(request.raw, callerLink(request));
+    if (request.method === 'HEAD') {
+      const id = (request.params as { id?: string }).id ?? '';
+      const finished = await finishedCaptureUpload(deps.db, callerLink(request), id);
+      // tus forgets a finished upload; we answer for it until the link is submitted or expires.
+      if (finished)
+        return reply
+          .status(200)
+          .headers({
+            'tus-resumable': '1.0.0',
+            'upload-offset': String(finished.bytes),
+            'upload-length': String(finished.bytes),
+            'cache-control': 'no-store',
+          })
+          .send();
+    }
     reply.hijack();
     await tus.handle(request.raw, reply.raw);
   };

@@ -4,6 +4,7 @@
 // reaches only its own uploads.
 import { AppError } from '../../domain/errors.js';
 import type { CaptureStaging } from '../../ports/capture-staging.js';
+import type { Db } from '../../ports/database.js';
 import type { OpenLink } from './capture.js';
 import { checkCaptureMetadata, type UploadMetadata } from './capture-metadata.js';
 import {
@@ -13,17 +14,45 @@ import {
   type CaptureStoreDeps,
 } from './captured-media.js';
 
-/** Unfinished uploads one link may hold at once, per step of its persona (retakes in flight). */
+/** Unfinished uploads one link may hold at once for one step (a retake in flight beside the first try). */
 const UNFINISHED_PER_STEP = 2;
 
 export type CaptureUploadDeps = CaptureStoreDeps & { staging: CaptureStaging };
 
-/** The id of a new upload of the link. */
-export const captureUploadId = (open: OpenLink): string => `${open.link.id}_${newCaptureUploadId()}`;
+/**
+ * The id of a new upload of the link: `<link>_<step>.<random>`, so that the unfinished uploads of one step
+ * are counted by their prefix. A step the link does not have (refused right after) is named `-`, which
+ * no step id can be, so nothing a client sends reaches the id, which is also a file name.
+ */
+export const captureUploadId = (open: OpenLink, stepId: string | null | undefined): string => {
+  const step = open.steps.some((s) => s.id === stepId) ? stepId! : '-';
+  return `${stepUploadPrefix(open, step)}${newCaptureUploadId()}`;
+};
+
+const stepUploadPrefix = (open: OpenLink, stepId: string) => `${open.link.id}_${stepId}.`;
 
 /** Whether the upload is one of the link's. */
 export const isLinkUpload = (open: OpenLink, uploadId: string): boolean =>
   uploadId.startsWith(`${open.link.id}_`);
+
+/**
+ * The size of an upload of the link that has finished and is the step's media, else undefined. A client
+ * that lost the answer to its last PATCH asks HEAD before sending again: it must hear "complete", not
+ * "unknown", or it would send the whole file once more.
+ */
+export async function finishedCaptureUpload(
+  db: Db,
+  open: OpenLink,
+  uploadId: string,
+): Promise<{ bytes: number } | undefined> {
+  if (!isLinkUpload(open, uploadId)) return undefined;
+  return db
+    .selectFrom('link_media')
+    .select('bytes')
+    .where('id', '=', uploadId)
+    .where('link_id', '=', open.link.id)
+    .executeTakeFirst();
+}
 
 /** Checks a declared upload before any byte is sent; throws the AppError of the first broken rule. */
 export async function startCaptureUpload(
@@ -33,8 +62,9 @@ export async function startCaptureUpload(
 ): Promise<void> {
   checkCaptureStart(open, upload.stepId, upload.size);
   checkCaptureMetadata(open.persona, upload.metadata);
-  const unfinished = await deps.staging.countUnfinished(`${open.link.id}_`);
-  if (unfinished >= UNFINISHED_PER_STEP * open.steps.length) throw new AppError('CAPTURE_TOO_MANY_UPLOADS');
+  // checkCaptureStart has made sure the step is one of the link's.
+  const unfinished = await deps.staging.countUnfinished(stepUploadPrefix(open, upload.stepId!));
+  if (unfinished >= UNFINISHED_PER_STEP) throw new AppError('CAPTURE_TOO_MANY_UPLOADS');
 }
 
 /**
@@ -55,7 +85,7 @@ export async function finishCaptureUpload(
       uploadId: upload.id,
       stepId: upload.stepId,
       metadata,
-      source: deps.staging.read(upload.id),
+      source: await deps.staging.read(upload.id),
     });
   } catch (error) {
     if (error instanceof AppError) await deps.staging.remove(upload.id).catch(() => undefined);
