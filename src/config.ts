@@ -66,9 +66,15 @@ export const settingsSchema = Type.Object({
   ),
   ALLOW_PRIVATE_NETWORKS: setting((o) => Type.Boolean({ default: false, ...o }), {
     description:
-      'Allow outbound requests (media URLs, webhooks, providers) to private, loopback and link-local addresses.',
+      'Allow requests to URLs that clients supply (media URLs, `callback_url`, client webhook URLs) to reach private, loopback and link-local addresses. Endpoints of this configuration (mail server, SMS provider, damage model server, S3) are trusted and reached whatever this says.',
     examples: ['false'],
     hint: 'true or false',
+  }),
+  BODY_TIMEOUT: setting((o) => Type.String({ pattern: DURATION, default: '30s', ...o }), {
+    description:
+      'A request body that delivers less than 16 KiB (and does not end) in this time is answered 408 and its connection closed.',
+    examples: ['30s', '2m'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
   }),
   TRUST_PROXY: setting((o) => Type.Boolean({ default: false, ...o }), {
     description: 'Take the client address from `X-Forwarded-For` (set when behind a reverse proxy).',
@@ -182,7 +188,8 @@ export const settingsSchema = Type.Object({
     hint: 'an integer from 1 to 64',
   }),
   FETCH_MAX_REDIRECTS: setting((o) => Type.Integer({ minimum: 0, maximum: 20, default: 5, ...o }), {
-    description: 'Redirects followed per outbound request; each target is checked again.',
+    description:
+      'Redirects followed per outbound request (media URLs, providers); each target is checked again. Webhook deliveries follow none.',
     examples: ['5'],
     hint: 'an integer from 0 to 20',
   }),
@@ -340,6 +347,8 @@ export interface Config {
   publicBaseUrl: string;
   superappUrl: string;
   trustProxy: boolean;
+  /** Each window of this length must bring 16 KiB of a request body, or its end. */
+  bodyTimeoutMs: number;
   /** Explicit master key; undefined means "the one in $DATA_DIR/secret.key". */
   secretKey: Buffer | undefined;
   refreshTokenTtlSeconds: number;
@@ -494,6 +503,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     publicBaseUrl,
     superappUrl: stripSlash(s.SUPERAPP_URL ?? `${publicBaseUrl}/app`),
     trustProxy: s.TRUST_PROXY,
+    bodyTimeoutMs: durationSeconds('BODY_TIMEOUT', s.BODY_TIMEOUT, problems) * 1000,
     secretKey: s.SECRET_KEY === undefined ? undefined : decodeSecretKey(s.SECRET_KEY, problems),
     refreshTokenTtlSeconds: durationSeconds('REFRESH_TOKEN_TTL', s.REFRESH_TOKEN_TTL, problems),
     accessTokenTtlSeconds: durationSeconds('ACCESS_TOKEN_TTL', s.ACCESS_TOKEN_TTL, problems),

@@ -5,9 +5,10 @@ import { createSecretBox, loadMasterKey } from './adapters/crypto/secret-box.js'
 import type { SecretBox } from './ports/secret-box.js';
 import { migrate, openDatabase, type Database } from './adapters/db/connect.js';
 import type { Db } from './ports/database.js';
-import { createAttemptLimiter } from './adapters/rate-limit/attempt-limiter.js';
+import { createActionLimiter, createAttemptLimiter } from './adapters/rate-limit/attempt-limiter.js';
 import path from 'node:path';
-import { createSafeFetch, settingsGuard } from './adapters/fetch/safe-fetch.js';
+import { createOperatorFetch, operatorGuard } from './adapters/fetch/operator-fetch.js';
+import { createSafeFetch } from './adapters/fetch/safe-fetch.js';
 import type { SafeFetch } from './ports/outbound-fetch.js';
 import { createNotifier } from './adapters/notify/notifier.js';
 import { createJsonSms } from './adapters/notify/sms-json.js';
@@ -18,8 +19,9 @@ import { createGraphileQueue } from './adapters/queue/graphile-queue.js';
 import { createUploadQuota } from './adapters/rate-limit/upload-quota.js';
 import { createDiskStorage } from './adapters/storage/disk.js';
 import { createS3Storage } from './adapters/storage/s3.js';
+import { createTusS3Staging } from './adapters/storage/tus-s3-staging.js';
 import { createTusStaging } from './adapters/storage/tus-staging.js';
-import type { AttemptLimiter } from './ports/attempt-limiter.js';
+import type { ActionLimiter, AttemptLimiter } from './ports/attempt-limiter.js';
 import type { CaptureStaging } from './ports/capture-staging.js';
 import type { JobQueue } from './ports/job-queue.js';
 import type { MediaStorage } from './ports/media-storage.js';
@@ -27,7 +29,7 @@ import type { Notifier } from './ports/notifier.js';
 import type { PhotoQuality } from './ports/photo-quality.js';
 import type { UploadQuota } from './ports/upload-quota.js';
 import { analysisAvailability } from './services/worker-heartbeat.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type DestinationStream, type Logger } from './logger.js';
 import type { TokenSettings } from './services/session-tokens.js';
 import {
   createKeyRing,
@@ -35,10 +37,13 @@ import {
   longestTokenLifetime,
   type KeyRing,
 } from './services/signing-keys.js';
+import { sealLegacyOutboxTokens } from './services/outbox/seal-tokens.js';
 import { createQualityPool } from './workers/quality-pool.js';
 
 /** An unfinished capture upload untouched this long is dropped: a customer resumes within days, not weeks. */
 const UNFINISHED_CAPTURE_TTL_MS = 8 * 24 * 3600 * 1000;
+/** Re-sends a client may ask for in a minute: plenty by hand, too few to make us a flooding tool. */
+const RESENDS_PER_MINUTE = 60;
 
 export interface Deps {
   config: Readonly<Config>;
@@ -49,10 +54,16 @@ export interface Deps {
   keys: KeyRing;
   tokens: TokenSettings;
   failedAttempts: AttemptLimiter;
+  /** Re-sends of webhook messages per client (docs/api.md#deliveries). */
+  resendLimiter: ActionLimiter;
   storage: MediaStorage;
   queue: JobQueue;
   uploadQuota: UploadQuota;
-  /** The one way out to the network (media URLs, webhooks, providers). */
+  /**
+   * The way out for URLs that tenants supply (media URLs, callback and webhook URLs), behind the SSRF
+   * guard. Operator endpoints (SMTP, SMS provider, model server, S3) never go through it, and tenant URLs
+   * never go anywhere else.
+   */
   safeFetch: SafeFetch & { close(): Promise<void> };
   /** Link messages (docs/messages.md#providers): e-mail and SMS providers of the configuration. */
   notifier: Notifier;
@@ -79,6 +90,17 @@ export async function createQueue(
   return createDbQueue({ ...base, dialect: base.database.dialect, leaseMs: config.jobLeaseMs });
 }
 
+/**
+ * Where unfinished capture uploads wait: in the S3 bucket when media go to S3 (any api process can resume
+ * any upload), else on the local disk under DATA_DIR (shared by the api processes only if DATA_DIR is).
+ */
+function createCaptureStaging(config: Readonly<Config>, logger: Logger): CaptureStaging {
+  const common = { ttlMs: UNFINISHED_CAPTURE_TTL_MS, logger };
+  return config.s3
+    ? createTusS3Staging({ s3: config.s3, ...common })
+    : createTusStaging({ directory: path.join(config.dataDir, 'capture-uploads'), ...common });
+}
+
 /** Media storage of the configuration: an S3-compatible bucket, else the local disk. */
 export function createStorage(config: Readonly<Config>): MediaStorage {
   return config.s3
@@ -87,26 +109,32 @@ export function createStorage(config: Readonly<Config>): MediaStorage {
 }
 
 /**
- * The notifier of the configuration: SMTP for e-mail, the SMS provider's HTTP API through `safeFetch`.
- * `safeFetch` is a function so it can be read at each send (the one in Deps may be replaced).
+ * The notifier of the configuration: SMTP for e-mail, the SMS provider's HTTP API. Both are endpoints
+ * the operator configured, so they are trusted (private addresses allowed, whatever
+ * ALLOW_PRIVATE_NETWORKS says) and reached through the operator's fetch, never the tenant one.
  */
-export function createNotifierFor(config: Readonly<Config>, safeFetch: SafeFetch): Notifier {
+export function createNotifierFor(config: Readonly<Config>): Notifier {
   const { smtp, sms } = config.messages;
+  const fetch = createOperatorFetch(config.outbound); // a pool: no connection until an SMS is sent
   return createNotifier({
     email:
       smtp &&
       createSmtpSender(smtp, {
-        guard: settingsGuard(config.outbound),
+        guard: operatorGuard,
         connectTimeoutMs: config.outbound.connectTimeoutMs,
         socketTimeoutMs: 30_000,
       }),
-    sms: sms && (sms.provider === 'twilio' ? createTwilioSms(sms, safeFetch) : createJsonSms(sms, safeFetch)),
+    sms: sms && (sms.provider === 'twilio' ? createTwilioSms(sms, fetch) : createJsonSms(sms, fetch)),
+    close: () => fetch.close(),
   });
 }
 
 /** Opens the database and secrets only: what the operator CLI needs. */
-export async function buildStorageDeps(config: Readonly<Config>, opts: { migrate: boolean }) {
-  const logger = createLogger(config.logLevel);
+export async function buildStorageDeps(
+  config: Readonly<Config>,
+  opts: { migrate: boolean; logDestination?: DestinationStream },
+) {
+  const logger = createLogger(config.logLevel, opts.logDestination);
   const database = openDatabase(config.database, (err) => logger.warn({ err }, 'database connection lost'));
   try {
     if (opts.migrate) await migrate(database);
@@ -119,8 +147,11 @@ export async function buildStorageDeps(config: Readonly<Config>, opts: { migrate
 }
 
 /** Everything the service needs; migrates the database and makes sure a signing key exists. */
-export async function buildDeps(config: Readonly<Config>): Promise<Deps> {
-  const base = await buildStorageDeps(config, { migrate: true });
+export async function buildDeps(
+  config: Readonly<Config>,
+  opts: { logDestination?: DestinationStream } = {},
+): Promise<Deps> {
+  const base = await buildStorageDeps(config, { migrate: true, ...opts });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (err) => base.logger.warn({ err }, 'redis connection error'));
   try {
@@ -128,6 +159,8 @@ export async function buildDeps(config: Readonly<Config>): Promise<Deps> {
       alg: config.jwtAlgorithm,
       verifyForSeconds: longestTokenLifetime(config),
     });
+    const sealed = await sealLegacyOutboxTokens(base);
+    if (sealed > 0) base.logger.info({ sealed }, 'sealed the link tokens of earlier outbox messages');
     const keys = createKeyRing(base, { cacheMs: config.signingKeyCacheMs });
     await keys.signer(); // fails now, with its reason, if the keys cannot be read
     const failedAttempts = await createAttemptLimiter(
@@ -138,20 +171,19 @@ export async function buildDeps(config: Readonly<Config>): Promise<Deps> {
         windowSeconds: config.authFailureWindowSeconds,
       },
     );
+    const resendLimiter = await createActionLimiter(
+      { database: base.database, redis },
+      { name: 'webhook_resends', limit: RESENDS_PER_MINUTE, windowSeconds: 60 },
+    );
     const deps: Deps = {
       ...base,
       storage: createStorage(config),
       queue: await createQueue(base, config),
       uploadQuota: createUploadQuota({ database: base.database, redis }),
       safeFetch: createSafeFetch(config.outbound),
-      // Reads deps.safeFetch at each send, so a replaced one (tests) is the one used.
-      notifier: createNotifierFor(config, (url, init) => deps.safeFetch(url, init)),
+      notifier: createNotifierFor(config),
       analysisAvailable: analysisAvailability(base),
-      captureStaging: createTusStaging({
-        directory: path.join(config.dataDir, 'capture-uploads'),
-        ttlMs: UNFINISHED_CAPTURE_TTL_MS,
-        logger: base.logger,
-      }),
+      captureStaging: createCaptureStaging(config, base.logger),
       photoQuality: createQualityPool(),
       scratchDir: path.join(config.dataDir, 'tmp'),
       keys,
@@ -161,6 +193,7 @@ export async function buildDeps(config: Readonly<Config>): Promise<Deps> {
         accessTokenTtlSeconds: config.accessTokenTtlSeconds,
       },
       failedAttempts,
+      resendLimiter,
       async close() {
         await deps.captureStaging.close();
         await deps.photoQuality.close();

@@ -1,6 +1,6 @@
 // The structured (JSON) logger every part of the process shares. Secrets never reach it: credential
 // headers are redacted, and code logs ids, never keys or tokens.
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -9,8 +9,9 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+/** Logs to stdout, or to `destination` when given (tests read the lines the service writes). */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
 }
 
-export type { Logger };
+export type { DestinationStream, Logger };

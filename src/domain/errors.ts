@@ -43,7 +43,7 @@ export const catalogue = {
     status: 429,
     message: 'API call limit exceeded',
     surface: 'auth',
-    when: 'Too many failed attempts from one address; `Retry-After` says when to try again.',
+    when: 'Too many wrong API keys from one address, on any surface that takes one; `Retry-After` says when to try again.',
   },
   AUTH_INTERNAL: {
     status: 500,
@@ -179,6 +179,12 @@ export const catalogue = {
     surface: 'upload',
     when: "Outside the client's service window, or the analysis backend is unhealthy; `Retry-After` is set.",
   },
+  UPLOAD_MULTIPART_INVALID: {
+    status: 400,
+    message: 'multipart body is invalid',
+    surface: 'upload',
+    when: 'A multipart body without a boundary, with broken part headers, or cut before its closing boundary.',
+  },
   UPLOAD_UNEXPECTED: {
     status: 404,
     message: 'Something Went Worng',
@@ -289,7 +295,13 @@ export const catalogue = {
     status: 429,
     message: 'Too many unfinished uploads for this link',
     surface: 'plain',
-    when: 'A link holding two unfinished resumable uploads per step starts another one.',
+    when: 'A third unfinished resumable upload for one step of a link (finish or delete one first).',
+  },
+  CAPTURE_UPLOAD_CONCAT: {
+    status: 400,
+    message: 'Upload-Concat is not supported: send each file as one upload',
+    surface: 'plain',
+    when: "A resumable upload with tus's `Upload-Concat` header (the concatenation extension is not offered).",
   },
   CAPTURE_BUSY: {
     status: 503,
@@ -375,6 +387,18 @@ export const catalogue = {
   },
 
   // Everything else (health, docs, key set).
+  RESEND_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many re-sends, try again later',
+    surface: 'plain',
+    when: 'More than 60 re-sends by one client in a minute; `Retry-After` says when to try again.',
+  },
+  REQUEST_BODY_TIMEOUT: {
+    status: 408,
+    message: 'Request body timeout',
+    surface: 'plain',
+    when: 'The request body stopped arriving: less than 16 KiB of it in `BODY_TIMEOUT`; the connection is closed.',
+  },
   BAD_REQUEST: {
     status: 400,
     message: 'Bad request',

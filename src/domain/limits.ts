@@ -32,6 +32,9 @@ export const LIMITS = {
   imageMaxBytes: 70 * MB,
   /** Videos per request (walkaround's own limit; keeps one request bounded). */
   maxVideos: 10,
+  /** Nesting levels of `inputMetaData` (walkaround's own limit: deeper JSON only serves to exhaust the
+   * stack of whatever reads it later). */
+  metadataMaxDepth: 32,
 } as const;
 
 /** The extension of a file name or URL path, lowercase, without the dot; '' when there is none. */
@@ -56,3 +59,16 @@ const ACCEPTED_IMAGE_MIMES = new Set(['image/jpeg', 'image/png', 'image/heic', '
 /** Largest size a video may have in the given variant, exclusive. */
 export const videoMaxBytes = (variant: 'file' | 'urls'): number =>
   variant === 'file' ? LIMITS.fileVideoMaxBytes : LIMITS.urlVideoMaxBytes;
+
+/** Whether a parsed JSON value nests deeper than `max` levels (an object or array is one level). Walks
+ * with its own stack, so that the check cannot itself overflow. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -5,6 +5,7 @@ import metrics from 'fastify-metrics';
 import type { Deps } from '../deps.js';
 import { VERSION } from '../version.js';
 import { authPlugin } from './plugins/auth.js';
+import { bodyTimeoutPlugin } from './plugins/body-timeout.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { requestIdFrom, requestIdPlugin } from './plugins/request-id.js';
@@ -38,6 +39,7 @@ async function baseServer(deps: Deps): Promise<FastifyInstance> {
   });
   await app.register(errorsPlugin);
   await app.register(requestIdPlugin);
+  await app.register(bodyTimeoutPlugin, { timeoutMs: deps.config.bodyTimeoutMs });
   await app.register(authPlugin, { deps });
   return app;
 }

@@ -206,6 +206,12 @@ function checkSettings<T extends ClientSettings>(input: T): T {
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
       throw invalid(`webhook URL must be an http(s) URL, got ${input.webhookUrl}`);
     }
+    // Deliveries never send to a URL with credentials (docs/webhooks.md); the secret stays out of the reply.
+    if (url.username || url.password) {
+      throw invalid(
+        'webhook URL must not contain credentials (user:password@); deliveries are signed instead',
+      );
+    }
   }
   if (input.quotaPerHour !== undefined && !(Number.isInteger(input.quotaPerHour) && input.quotaPerHour > 0)) {
     throw invalid('quota must be a positive integer (uploads per hour)');

@@ -33,6 +33,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
         '0004-webhooks',
         '0005-links',
         '0006-capture-options',
+        '0007-outbox-sealed-tokens',
       ],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });
@@ -251,6 +252,10 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     [
       ['clients', 'create', '--name', 'X', '--quota', 'many'],
       "option '--quota <n>' argument 'many' is invalid. expected a positive integer",
+    ],
+    [
+      ['clients', 'create', '--name', 'X', '--webhook-url', 'https://user:secret@hooks.example.com/x'],
+      'walkaround: webhook URL must not contain credentials (user:password@); deliveries are signed instead',
     ],
     [
       ['clients', 'update', 'x', '--service-window', 'sometimes'],

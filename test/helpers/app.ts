@@ -1,6 +1,7 @@
 // A fully wired service on a fresh database, for HTTP tests through app.inject().
 import type { FastifyInstance } from 'fastify';
 import { buildDeps, type Deps } from '../../src/deps.js';
+import type { DestinationStream } from '../../src/logger.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createClient, type ClientSettings } from '../../src/services/clients.js';
 import { startHeartbeat } from '../../src/services/worker-heartbeat.js';
@@ -36,14 +37,18 @@ function mediaTestFetch(deps: Deps) {
 export async function startTestApp(
   backend: Backend,
   extra: Record<string, string> = {},
-  options: AppOptions = {},
+  options: AppOptions & {
+    /** Where the service's log lines go (with a LOG_LEVEL in `extra`), for tests that read them. */
+    logDestination?: DestinationStream;
+  } = {},
 ): Promise<TestApp> {
   const environment = await testEnvironment(backend, extra);
-  const deps = await buildDeps(environment.config);
+  const { logDestination, ...appOptions } = options;
+  const deps = await buildDeps(environment.config, logDestination ? { logDestination } : {});
   const production = deps.safeFetch;
   deps.safeFetch = mediaTestFetch(deps);
   await production.close();
-  const app = await buildApp(deps, options);
+  const app = await buildApp(deps, appOptions);
   await app.ready();
   // The upload API answers 503 unless a worker is alive; these tests stand in for one.
   const stopHeartbeat = await startHeartbeat(deps, 'test-worker');

@@ -172,7 +172,12 @@ describe.each(BACKENDS)('POST /superappToken on %s', (backend) => {
       ['email', 'customer@example.com'],
       ['sms', '+14155552671'],
     ]);
-    for (const message of messages) expect(message.body).toContain(`${t.deps.config.superappUrl}/#${token}`);
+    // The token is kept sealed, and put back into the body only when the message is sent.
+    for (const message of messages) {
+      expect(message.body).toContain(`${t.deps.config.superappUrl}/#[redacted]`);
+      expect(message.body).not.toContain(token);
+      expect(t.deps.secrets.open(message.link_token_sealed!)).toBe(token);
+    }
   });
 
   it('is served on the URLGEN_PORT listener too', async () => {

@@ -7,7 +7,7 @@ import {
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { AttemptLimiter } from '../../ports/attempt-limiter.js';
+import type { ActionLimiter, AttemptLimiter } from '../../ports/attempt-limiter.js';
 import type { Database } from '../db/connect.js';
 
 export interface LimiterStore {
@@ -64,10 +64,33 @@ export async function createAttemptLimiter(
       if (!res || res.consumedPoints < opts.maxFailures) return 0;
       return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     },
-    async recordFailure(key) {
-      await counter.penalty(key, 1);
-    },
+    recordFailure: (key) => take(counter, key),
   };
+}
+
+/** One point of `key`, counted and checked in one step: 0 when it was within the limit, else seconds to wait. */
+async function take(counter: RateLimiterAbstract, key: string): Promise<number> {
+  try {
+    await counter.consume(key);
+    return 0;
+  } catch (refusal) {
+    // rate-limiter-flexible rejects with its result when the points are spent, with an Error otherwise.
+    if (refusal instanceof Error) throw refusal;
+    return Math.max(1, Math.ceil((refusal as { msBeforeNext: number }).msBeforeNext / 1000));
+  }
+}
+
+/** `limit` actions per key in each `windowSeconds`; counting and checking are one atomic step in every store. */
+export async function createActionLimiter(
+  store: LimiterStore,
+  opts: { name: string; limit: number; windowSeconds: number },
+): Promise<ActionLimiter> {
+  const counter = await createCounter(store, {
+    name: opts.name,
+    points: opts.limit,
+    durationSeconds: opts.windowSeconds,
+  });
+  return { take: (key) => take(counter, key) };
 }
 
 const toError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

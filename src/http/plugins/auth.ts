@@ -10,6 +10,7 @@ import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
 import type { ClientRow } from '../../ports/database.js';
 import { clientOfKey } from '../../services/api-keys.js';
+import { checkKeyAttempt } from '../../services/key-attempts.js';
 import { linkOfToken, type OpenLink } from '../../services/links/capture.js';
 import { verifyToken, type TokenClaims } from '../../services/session-tokens.js';
 
@@ -43,9 +44,15 @@ function checks(deps: Deps): Record<Credential, Check> {
   return {
     async apiKey(request) {
       const header = request.headers['x-api-key'];
-      const client = await clientOfKey(deps, typeof header === 'string' ? header : undefined);
-      if (!client) throw new AppError('API_KEY_REQUIRED');
-      request.client = client;
+      const key = typeof header === 'string' ? header : undefined;
+      // No key at all is not a guess: it is not counted.
+      if (!key) throw new AppError('API_KEY_REQUIRED');
+      request.client = await checkKeyAttempt(
+        deps.failedAttempts,
+        request.ip,
+        () => clientOfKey(deps, key),
+        'API_KEY_REQUIRED',
+      );
     },
     async uploadToken(request) {
       const token = bearerToken(request.headers.authorization);

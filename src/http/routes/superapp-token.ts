@@ -52,6 +52,8 @@ export const superappTokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     notifier: deps.notifier,
     now: deps.now,
     superappUrl: deps.config.superappUrl,
+    failedAttempts: deps.failedAttempts,
+    secrets: deps.secrets,
   };
   app.post(
     '/superappToken',
@@ -64,13 +66,21 @@ export const superappTokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         tags: ['Inspection links'],
         summary: 'Generate an inspection link token',
         body: TokenRequest,
-        response: { 200: TokenResponse, 400: LinkError, 401: LinkError, 403: LinkError, 500: LinkError },
+        response: {
+          200: TokenResponse,
+          400: LinkError,
+          401: LinkError,
+          403: LinkError,
+          429: LinkError,
+          500: LinkError,
+        },
       },
     },
     async (request) => {
       const created = await createLink(linkDeps, {
         apiKey: apiKeyOf(request.body, request.headers['x-api-key']),
         body: request.body,
+        address: request.ip,
       });
       request.log.info({ link: created.link.id, client: created.link.client_id }, 'inspection link created');
       return { token: created.token, status: 'true', message: 'Token generated successfully' } as const;

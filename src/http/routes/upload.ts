@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
+import { AppError } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/limits.js';
 import { UrlsUploadBody } from '../../services/upload/fields.js';
 import type { UploadPart } from '../../services/upload/file-parts.js';
@@ -74,14 +75,17 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (request) => {
       if (!request.isMultipart()) return uploadUrls(uploadDeps, callerUpload(request), request.body);
       request.uploadEcho = {};
+      const faults = new WeakSet<object>();
       try {
-        const parts = request.parts() as AsyncIterable<UploadPart>;
+        const parts = framingFaultsOf(request.parts() as AsyncIterable<UploadPart>, faults);
         return await uploadFiles(uploadDeps, callerUpload(request), parts, request.uploadEcho);
       } catch (error) {
         // Storing stopped at the first broken rule; the rest of the body is read and dropped (not kept,
         // not buffered) so that every client gets to read the answer instead of a broken pipe.
         discardRest(request);
-        throw error;
+        throw isFramingFault(error, faults)
+          ? new AppError('UPLOAD_MULTIPART_INVALID', { cause: error })
+          : error;
       }
     },
   );
@@ -90,4 +94,45 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
 function discardRest(request: FastifyRequest): void {
   request.raw.unpipe();
   request.raw.resume();
+}
+
+/**
+ * The parser's parts, with every error of the multipart framing itself (no boundary, broken part headers,
+ * a body cut before its closing boundary) remembered in `faults`: those are the client's mistakes, to be
+ * answered 400, not failures of ours.
+ */
+async function* framingFaultsOf(parts: AsyncIterable<UploadPart>, faults: WeakSet<object>) {
+  // The parser reports framing faults as plain Errors, with neither a status nor a code. A file stream
+  // also errors when the upload itself gives up on it (a broken rule, a storage failure): those errors
+  // are AppErrors or carry a code, and keep their own answer.
+  const remember = (error: unknown) => {
+    const plain = error instanceof Error && Object.getPrototypeOf(error) === Error.prototype;
+    if (plain && !('statusCode' in error) && !('code' in error)) faults.add(error);
+  };
+  const iterator = parts[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<UploadPart>;
+    try {
+      next = await iterator.next();
+    } catch (error) {
+      remember(error);
+      throw error;
+    }
+    if (next.done === true) return;
+    // A file cut short errors on its own stream: while the upload reads it, or already before it is
+    // handed over when the parser has seen the whole (short) body first.
+    if (next.value.type === 'file') {
+      const { file } = next.value;
+      if (file.errored) remember(file.errored);
+      file.on('error', remember);
+    }
+    yield next.value;
+  }
+}
+
+/** Whether `error`, or an error it was caused by, is a framing fault of the multipart body. */
+function isFramingFault(error: unknown, faults: WeakSet<object>): boolean {
+  for (let cause = error, hops = 0; cause instanceof Error && hops < 5; cause = cause.cause, hops++)
+    if (faults.has(cause)) return true;
+  return false;
 }

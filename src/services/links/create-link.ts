@@ -6,7 +6,10 @@ import { type Db, inTransaction, type LinkRow } from '../../ports/database.js';
 import { AppError } from '../../domain/errors.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { Notifier } from '../../ports/notifier.js';
-import { findKeyOwner, touchApiKey, type KeyOwner } from '../api-keys.js';
+import type { AttemptLimiter } from '../../ports/attempt-limiter.js';
+import type { SecretBox } from '../../ports/secret-box.js';
+import { findKeyOwner, touchApiKey } from '../api-keys.js';
+import { checkKeyAttempt } from '../key-attempts.js';
 import { queueLinkMessages } from '../outbox/queue-messages.js';
 import { parseLinkRequest } from './link-request.js';
 import { hashLinkToken, newLinkToken } from './tokens.js';
@@ -19,6 +22,8 @@ export interface LinkDeps {
   now: () => number;
   /** Links are `{superappUrl}/#<token>`. */
   superappUrl: string;
+  failedAttempts: AttemptLimiter;
+  secrets: SecretBox;
 }
 
 export interface CreatedLink {
@@ -29,17 +34,23 @@ export interface CreatedLink {
 
 export async function createLink(
   deps: LinkDeps,
-  request: { apiKey: string | undefined; body: unknown },
+  request: { apiKey: string | undefined; body: unknown; address: string },
 ): Promise<CreatedLink> {
-  if (request.apiKey === undefined) throw new AppError('LINK_KEY_MISSING');
+  const { apiKey } = request;
+  if (apiKey === undefined) throw new AppError('LINK_KEY_MISSING');
   const now = deps.now();
-  let owner: KeyOwner | undefined;
-  try {
-    owner = await findKeyOwner(deps.db, request.apiKey, now);
-  } catch (cause) {
-    throw new AppError('LINK_KEY_CHECK_FAILED', { cause });
-  }
-  if (!owner) throw new AppError('LINK_KEY_INVALID');
+  const owner = await checkKeyAttempt(
+    deps.failedAttempts,
+    request.address,
+    async () => {
+      try {
+        return await findKeyOwner(deps.db, apiKey, now);
+      } catch (cause) {
+        throw new AppError('LINK_KEY_CHECK_FAILED', { cause });
+      }
+    },
+    'LINK_KEY_INVALID',
+  );
   const { client } = owner;
   const fields = parseLinkRequest(request.body, client.id);
   const persona = await deps.db
@@ -80,6 +91,7 @@ export async function createLink(
         linkId: link.id,
         language: persona.language,
         url,
+        token,
         expiresAt: link.expires_at,
         phone: fields.phone,
         email: fields.email,

@@ -4,6 +4,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { AppError } from '../../domain/errors.js';
+import { LIMITS, nestsDeeperThan } from '../../domain/limits.js';
 
 const Text = (description: string, maxLength = 1024) => Type.String({ maxLength, description });
 const Url = Type.String({ minLength: 1, maxLength: 4096 });
@@ -66,6 +67,9 @@ export function checkFields<T extends TSchema>(schema: T, value: Record<string, 
     throw new AppError('UPLOAD_FIELD_REQUIRED', { params: { field: 'type' } });
   if (value.type !== expectedType)
     throw new AppError(expectedType === 'urls' ? 'UPLOAD_TYPE_NOT_URLS' : 'UPLOAD_TYPE_NOT_FILE');
+  // Before the schema walks it: the schema's checks, like the JSON.stringify that stores it, recurse.
+  if (nestsDeeperThan(value.inputMetaData, LIMITS.metadataMaxDepth))
+    throw new AppError('UPLOAD_INVALID_FIELD', { params: { field: 'inputMetaData' } });
   for (const error of Value.Errors(schema, value)) {
     const field = error.path.split('/')[1] ?? '';
     const code = REQUIRED.has(field) ? 'UPLOAD_FIELD_REQUIRED' : 'UPLOAD_INVALID_FIELD';
@@ -74,11 +78,16 @@ export function checkFields<T extends TSchema>(schema: T, value: Record<string, 
   return value;
 }
 
-/** An http(s) URL, or the upload error naming the field (`<field> is invalid`). */
+/**
+ * An http(s) URL without credentials, or the upload error naming the field (`<field> is invalid`).
+ * Deliveries never send to a URL with credentials (docs/webhooks.md#addresses-walkaround-refuses), so
+ * such a URL is refused now rather than failing every attempt later.
+ */
 export function checkHttpUrl(field: string, text: string): URL {
   try {
     const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+    const http = url.protocol === 'http:' || url.protocol === 'https:';
+    if (http && !url.username && !url.password) return url;
   } catch {
     // reported below
   }

@@ -1,0 +1,389 @@
+// Client B against client A's resources, on every operation of the OpenAPI document (docs/api.md: "a
+// client sees only its own inspections, personas and deliveries"). The operations come from the running
+// app's /openapi.json, so a new route is covered without anyone listing it: its path parameters must be
+// ones this test knows how to fill with A's ids (else the test fails and says which), and its credential
+// comes from its declared security, else from its path. B always calls with B's own valid credential;
+// the answer must never carry A's data, and A's rows must not change.
+import crypto from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPersona } from '../../src/services/personas.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { BACKENDS } from '../helpers/backends.js';
+import { photo } from '../helpers/media.js';
+
+interface Operation {
+  method: string;
+  path: string;
+  security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string }[];
+  requestBody?: unknown;
+}
+
+interface Credentials {
+  session: string;
+  access_token: string;
+  refresh_token: string;
+}
+
+type Scheme = 'apiKey' | 'uploadToken' | 'renewToken' | 'linkToken';
+
+const FRONT = photo('home.jpg');
+const STEPS = [{ id: 'front', label: 'Front', instructions: 'The front.', required: true, overlay: 'front' }];
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** One A inspection with the webhook message it produced: path parameters are filled from one of these. */
+interface Scenario {
+  inspection: string;
+  message: string;
+}
+
+/**
+ * The value of A's for a path parameter, or undefined when this test does not know the parameter: then
+ * the test fails, naming the operation, so that a new route is either covered here or listed.
+ */
+function pathValue(path: string, name: string, a: { personaId: number }, scenario: Scenario) {
+  if (name === 'session') return scenario.inspection;
+  if (name === 'id' && /^\/api\/personas\/\{id\}/.test(path)) return String(a.personaId);
+  if (name === 'id' && /\/deliveries\/\{id\}/.test(path)) return scenario.message;
+  return undefined;
+}
+
+/** The credential an operation takes: its declared security, else what its path prefix implies. */
+function schemeOf(op: Operation): Scheme | 'none' {
+  const declared = op.security?.flatMap((s) => Object.keys(s))[0];
+  if (declared) return declared as Scheme;
+  if (op.path.startsWith('/app/api/')) return 'linkToken';
+  if (op.path.startsWith('/api/')) return 'apiKey';
+  return 'none';
+}
+
+describe.each(BACKENDS)('client B against client A, every operation, on %s', (backend) => {
+  let t: TestApp;
+  let base: string;
+  let operations: Operation[];
+  let clientA: { id: string; apiKey: string };
+  let clientB: { id: string; apiKey: string };
+  const marker = `A-SECRET-${crypto.randomUUID()}`;
+  const a = {
+    personaId: 0,
+    scenarios: [] as Scenario[],
+    unusedSession: '',
+    linkIds: [] as string[],
+    openLinkToken: '',
+    tusUpload: '',
+  };
+  let bPersonaId: number;
+  let bLinkToken: string;
+
+  const inject = (request: InjectOptions) => t.app.inject(request);
+  const authenticate = async (key: string) =>
+    (await inject({ method: 'POST', url: '/api/authenticate', payload: { key } })).json<Credentials>();
+  const newLink = async (apiKey: string, personaId: number, extra: object = {}) => {
+    const res = await inject({
+      method: 'POST',
+      url: '/superappToken',
+      payload: { apiKey, personaId, ...extra },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json<{ token: string }>().token;
+  };
+  const linkIdOf = async (clientId: string) =>
+    (
+      await t.deps.db
+        .selectFrom('links')
+        .select('id')
+        .where('client_id', '=', clientId)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow()
+    ).id;
+  // tus over real HTTP: @tus/server reads the request as a socket stream, which inject() does not give it.
+  const tus = async (method: string, url: string, headers: Record<string, string>, body?: Buffer) => {
+    const res = await fetch(new URL(url, base), {
+      method,
+      headers: { 'tus-resumable': '1.0.0', ...headers },
+      ...(body && { body }),
+    });
+    return {
+      statusCode: res.status,
+      headers: Object.fromEntries(res.headers),
+      body: method === 'HEAD' ? '' : await res.text(),
+    };
+  };
+  const tusCreate = (token: string, step: string, length: number) =>
+    tus('POST', '/app/api/uploads', {
+      authorization: `Bearer ${token}`,
+      'upload-length': String(length),
+      'upload-metadata': `step ${b64(step)},filename ${b64(`${marker}.jpg`)}`,
+    });
+  const tusPatch = (token: string, location: string, bytes: Buffer) =>
+    tus(
+      'PATCH',
+      location,
+      {
+        authorization: `Bearer ${token}`,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      bytes,
+    );
+  const messageOf = async (inspection: string) =>
+    (
+      await t.deps.db
+        .selectFrom('webhook_messages')
+        .select('id')
+        .where('inspection_id', '=', inspection)
+        .executeTakeFirstOrThrow()
+    ).id;
+
+  /** Every row of A's, as text: nothing B does may change it. */
+  const rowsOfA = async () => {
+    const tables = ['personas', 'inspections', 'media', 'webhook_messages', 'links'] as const;
+    const rows: unknown[] = [];
+    for (const table of tables)
+      rows.push(await t.deps.db.selectFrom(table).selectAll().where('client_id', '=', clientA.id).execute());
+    return JSON.stringify(rows);
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(backend);
+    base = await t.listen();
+    clientA = await t.newClient({ name: `${marker} client`, webhookUrl: 'https://hooks.example.com/a' });
+    clientB = await t.newClient({ name: 'Client B', webhookUrl: 'https://hooks.example.com/b' });
+    a.personaId = (
+      await createPersona(t.deps, {
+        clientId: clientA.id,
+        kind: 'photo',
+        name: `${marker} persona`,
+        steps: STEPS,
+      })
+    ).id;
+    bPersonaId = (await createPersona(t.deps, { clientId: clientB.id, kind: 'photo', steps: STEPS })).id;
+
+    // An uploaded inspection of A's, with its inspection.received message.
+    const upload = await authenticate(clientA.apiKey);
+    const boundary = 'cross-tenant';
+    const text = (name: string, value: string) =>
+      `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const uploaded = await inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: {
+        authorization: `Bearer ${upload.refresh_token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: Buffer.concat([
+        Buffer.from(
+          text('type', 'file') +
+            text('session', upload.session) +
+            text('case_id', `${marker} case`) +
+            text('inputMetaData', JSON.stringify({ owner: `${marker} metadata` })) +
+            `--${boundary}\r\ncontent-disposition: form-data; name="files"; filename="${marker}.jpg"\r\ncontent-type: image/jpeg\r\n\r\n`,
+        ),
+        FRONT,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    a.scenarios.push({ inspection: upload.session, message: await messageOf(upload.session) });
+
+    // A submitted link of A's, whose id is an inspection too.
+    const submitted = await newLink(clientA.apiKey, a.personaId, {
+      caseId: `${marker} link case`,
+      inputMetaData: { owner: `${marker} link metadata` },
+    });
+    const created = await tusCreate(submitted, 'front', FRONT.length);
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await tusPatch(submitted, created.headers.location!, FRONT)).statusCode).toBe(204);
+    const submit = await inject({
+      method: 'POST',
+      url: '/app/api/submit',
+      headers: { authorization: `Bearer ${submitted}` },
+    });
+    expect(submit.statusCode, submit.body).toBe(200);
+    const linkInspection = submit.json<{ id: string }>().id;
+    a.linkIds.push(linkInspection);
+    a.scenarios.push({ inspection: linkInspection, message: await messageOf(linkInspection) });
+
+    // An open link of A's with an unfinished upload, and a session A has not used yet.
+    a.openLinkToken = await newLink(clientA.apiKey, a.personaId, { caseId: `${marker} open case` });
+    a.linkIds.push(await linkIdOf(clientA.id));
+    const unfinished = await tusCreate(a.openLinkToken, 'front', FRONT.length);
+    expect(unfinished.statusCode).toBe(201);
+    a.tusUpload = unfinished.headers.location!;
+    a.unusedSession = (await authenticate(clientA.apiKey)).session;
+
+    bLinkToken = await newLink(clientB.apiKey, bPersonaId);
+
+    const doc = (await inject({ url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>;
+    }>();
+    operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
+    );
+  });
+  afterAll(async () => t?.close());
+
+  /** Everything of A's that must never reach B. */
+  const secretsOfA = () => [
+    marker,
+    clientA.id,
+    clientA.apiKey,
+    a.unusedSession,
+    a.tusUpload.split('/').pop()!,
+    ...a.linkIds,
+    ...a.scenarios.flatMap((s) => [s.inspection, s.message]),
+  ];
+  /** A's secrets in an answer, but for what the request itself sent (an echo of the caller's input). */
+  const leaks = (res: { headers: object; body: string }, sent = '') => {
+    const text = `${JSON.stringify(res.headers)}\n${res.body}`;
+    const found = secretsOfA().filter((secret) => text.includes(secret) && !sent.includes(secret));
+    if (new RegExp(`"id":\\s*${a.personaId}[,}]`).test(res.body)) found.push(`persona ${a.personaId}`);
+    return found;
+  };
+
+  /** B's valid credential for a scheme, as headers (fresh tokens each time: sessions are single use). */
+  const credentialOf = async (
+    scheme: Scheme | 'none',
+    client: 'A' | 'B',
+  ): Promise<Record<string, string>> => {
+    const key = client === 'A' ? clientA.apiKey : clientB.apiKey;
+    switch (scheme) {
+      case 'apiKey':
+      case 'none':
+        return { 'x-api-key': key };
+      case 'uploadToken':
+        return { authorization: `Bearer ${(await authenticate(key)).refresh_token}` };
+      case 'renewToken':
+        return { authorization: `Bearer ${(await authenticate(key)).access_token}` };
+      case 'linkToken':
+        return { authorization: `Bearer ${client === 'A' ? a.openLinkToken : bLinkToken}` };
+    }
+  };
+
+  /**
+   * Bodies that name A's things where a body can (an operation with a body not listed here gets `{}`),
+   * and what each must answer.
+   */
+  const bodies = (): Record<string, { payload: object; status: number; message?: string }> => ({
+    'POST /api/authenticate': {
+      payload: { key: clientB.apiKey, client_id: clientA.id },
+      status: 401,
+      message: 'API Key not valid',
+    },
+    'POST /api/upload': {
+      payload: {
+        type: 'urls',
+        session: a.unusedSession,
+        case_id: 'b',
+        urls: ['https://media.example.com/x.jpg'],
+      },
+      status: 400,
+      message: 'please generate new token and session',
+    },
+    'POST /superappToken': {
+      payload: { apiKey: clientB.apiKey, personaId: a.personaId },
+      status: 400,
+      message: 'Invalid personaId',
+    },
+    'PATCH /api/personas/{id}': { payload: { name: 'B was here' }, status: 404 },
+    'POST /api/personas': { payload: { kind: 'photo' }, status: 201 },
+  });
+
+  it("never hands B A's data, nor changes A's, on any operation of the OpenAPI document", async () => {
+    const problems: string[] = [];
+    const covered: string[] = [];
+    const before = await rowsOfA();
+    const known = bodies();
+
+    for (const op of operations) {
+      const name = `${op.method} ${op.path}`;
+      const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+      const body: { payload: object; status?: number; message?: string } | undefined =
+        known[name] ?? (op.requestBody ? { payload: {} } : undefined);
+      for (const scenario of pathParams.length > 0 ? a.scenarios : [a.scenarios[0]!]) {
+        let url = op.path;
+        for (const param of pathParams) {
+          const value = pathValue(op.path, param, a, scenario);
+          if (value === undefined) {
+            problems.push(`${name}: no way to fill path parameter {${param}} with A's id; teach pathValue()`);
+            continue;
+          }
+          url = url.replace(`{${param}}`, encodeURIComponent(value));
+        }
+        if (url.includes('{')) continue;
+        const headers = await credentialOf(schemeOf(op), 'B');
+        const res = await inject({
+          method: op.method as InjectOptions['method'],
+          url,
+          headers,
+          ...(body && { payload: body.payload }),
+        });
+        covered.push(`${name} -> ${res.statusCode}`);
+        const found = leaks(res, `${url} ${JSON.stringify(body?.payload ?? '')}`);
+        if (found.length > 0) problems.push(`${name} (${url}): B got A's ${found.join(', ')}`);
+        if (res.statusCode >= 500) problems.push(`${name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        if (pathParams.length > 0 && ![401, 403, 404].includes(res.statusCode))
+          problems.push(`${name} (${url}) on A's resource: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        if (body?.status !== undefined && res.statusCode !== body.status)
+          problems.push(`${name}: ${res.statusCode} instead of ${body.status}: ${res.body.slice(0, 200)}`);
+        if (body?.message !== undefined && res.json<{ message?: string }>().message !== body.message)
+          problems.push(`${name}: message ${res.body.slice(0, 200)}`);
+      }
+    }
+    console.log(`cross-tenant: ${covered.length} calls as B\n  ${covered.join('\n  ')}`);
+    expect(problems).toEqual([]);
+    expect(await rowsOfA()).toBe(before);
+    // The document did list the tenant-owned operations (so the loop above was not vacuous).
+    expect(
+      operations.filter((op) => op.parameters?.some((p) => p.in === 'path')).length,
+    ).toBeGreaterThanOrEqual(5);
+  });
+
+  it("answers A the same requests with A's data: the ids the test used are A's live resources", async () => {
+    const problems: string[] = [];
+    for (const op of operations) {
+      const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+      if (pathParams.length === 0) continue;
+      for (const scenario of a.scenarios) {
+        let url = op.path;
+        for (const param of pathParams)
+          url = url.replace(`{${param}}`, pathValue(op.path, param, a, scenario)!);
+        const res = await inject({
+          method: op.method as InjectOptions['method'],
+          url,
+          headers: await credentialOf(schemeOf(op), 'A'),
+          ...(op.requestBody !== undefined && { payload: { name: `${marker} persona` } }),
+        });
+        if (res.statusCode < 200 || res.statusCode > 299)
+          problems.push(`${op.method} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  // The resumable uploads are hidden from the OpenAPI document (tus speaks its own protocol), so they are
+  // listed here: B's link token never reaches an upload of A's link.
+  it("never lets B's link reach A's unfinished upload (tus, not in the OpenAPI document)", async () => {
+    const before = await rowsOfA();
+    const asB = { authorization: `Bearer ${bLinkToken}` };
+    const attempts = [
+      await tus('HEAD', a.tusUpload, asB),
+      await tus(
+        'PATCH',
+        a.tusUpload,
+        { ...asB, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+        FRONT,
+      ),
+      await tus('DELETE', a.tusUpload, asB),
+    ];
+    for (const res of attempts) {
+      expect(res.statusCode).toBe(404);
+      expect(leaks(res)).toEqual([]);
+    }
+    const own = await tus('HEAD', a.tusUpload, { authorization: `Bearer ${a.openLinkToken}` });
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['upload-offset']).toBe('0');
+    expect(await rowsOfA()).toBe(before);
+  });
+});
