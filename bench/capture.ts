@@ -140,19 +140,42 @@ async function startService(dir: string): Promise<Service> {
   };
 }
 
-/** 2. Navigation → camera usable, on a cold browser, with the customer tapping Start at once. */
+/**
+ * Marks the page itself records (performance.now(), from navigation): when the welcome's button appears,
+ * when the customer's tap lands, and when the first step's shutter can be used. Read in the page so that
+ * the driver's own latency under the 4× slowdown (half a second per tap) is not counted as the app's.
+ */
+const PAGE_MARKS = `
+  window.__marks = {};
+  const seen = (name, selector) => {
+    if (window.__marks[name] === undefined && document.querySelector(selector)) window.__marks[name] = performance.now();
+  };
+  new MutationObserver(() => {
+    seen('welcome', '[data-screen="welcome"] button.primary');
+    seen('camera', '[data-camera="ready"] button.shutter:not([disabled])');
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+  document.addEventListener('click', (event) => { window.__marks.tap ??= event.timeStamp; }, true);
+`;
+
+/**
+ * 2. Navigation → camera usable, on a cold browser, with the customer tapping Start the moment it shows:
+ * the welcome's time plus the time from the tap to the usable shutter.
+ */
 async function timeToCamera(service: Service, camera: string, dir: string) {
   const { context, page, cdp } = await phone(camera, dir);
   try {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.addInitScript(PAGE_MARKS);
     const token = await service.token();
     const started = Date.now();
     await page.goto(`${service.url}/app/#${token}`, { waitUntil: 'commit' });
     await page.waitForSelector('[data-screen="welcome"] button.primary');
-    const welcome = Date.now() - started;
     await page.tap('button.primary');
     await page.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])', { timeout: 30_000 });
-    return { welcome, camera: Date.now() - started };
+    const driven = Date.now() - started;
+    const marks = await page.evaluate<{ welcome: number; tap: number; camera: number }>('window.__marks');
+    const welcome = Math.round(marks.welcome);
+    return { welcome, camera: Math.round(welcome + marks.camera - marks.tap), driven };
   } finally {
     await context.close();
   }
@@ -268,6 +291,7 @@ async function main() {
     console.log(
       `2. navigation → camera usable (4× CPU, 1.6/0.75 Mbps, 150 ms RTT), median of ${RUNS}: ${toCamera} ms ` +
         `(welcome shown at ${median(loads.map((l) => l.welcome))} ms; runs ${loads.map((l) => l.camera).join(', ')} ms; ` +
+        `${median(loads.map((l) => l.driven))} ms by the driver's clock, its own taps included; ` +
         `target < 2500 ms: ${toCamera < 2500 ? 'met' : 'MISSED'})`,
     );
 

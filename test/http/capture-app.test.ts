@@ -1,6 +1,7 @@
 // The capture app served at /app/ (docs/links.md): from a build folder of its own here (a tiny fake build),
 // with its caching and security headers; the capture API under /app/api stays reachable; a missing build
 // answers 503; only the main listener serves it.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,14 +11,17 @@ import { createPersona } from '../../src/services/personas.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
+/** The page's one inline script runs by its hash in the policy; nothing else inline does. */
+const INLINE = '\n  window.early = 1;\n';
 const INDEX =
-  '<!doctype html><title>Capture</title><script type="module" src="/app/assets/app-1a2b3c.js"></script>';
+  `<!doctype html><title>Capture</title><script>${INLINE}</script>` +
+  '<script type="module" src="/app/assets/app-1a2b3c.js"></script>';
 const SCRIPT = 'console.log("capture");';
 const SECURITY = {
   'content-security-policy':
     "default-src 'self'; img-src 'self' blob: data: https:; media-src 'self' blob:; connect-src 'self'; " +
-    "style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; " +
-    "form-action 'none'",
+    `style-src 'self' 'unsafe-inline'; script-src 'self' 'sha256-${crypto.createHash('sha256').update(INLINE).digest('base64')}'; ` +
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'permissions-policy': 'camera=(self), geolocation=(self), microphone=()',

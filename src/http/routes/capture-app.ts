@@ -2,6 +2,7 @@
 // capture API under /app/api, which sends no CORS headers. `npm run build` writes it to dist/web/capture:
 // index.html, and assets/ whose names carry a hash of their content, so they may be cached for good while
 // index.html is always revalidated (a new build reaches phones at their next visit).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,17 +22,27 @@ export const CAPTURE_APP_PATH = '/app/';
 
 /**
  * The app loads only its own files; it shows photos from blob: URLs, its branding logo from any https
- * address (docs/api.md#personas), and may use the camera and the location, nothing else.
+ * address (docs/api.md#personas), and may use the camera and the location, nothing else. The one inline
+ * script of index.html (it asks for the flow while the app's script downloads) runs by its hash.
  */
-const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'self'; img-src 'self' blob: data: https:; media-src 'self' blob:; connect-src 'self'; " +
-    "style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; " +
-    "form-action 'none'",
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'permissions-policy': 'camera=(self), geolocation=(self), microphone=()',
-};
+function securityHeaders(inlineScripts: string[]): Record<string, string> {
+  const hashes = inlineScripts.map(
+    (code) => ` 'sha256-${crypto.createHash('sha256').update(code).digest('base64')}'`,
+  );
+  return {
+    'content-security-policy':
+      "default-src 'self'; img-src 'self' blob: data: https:; media-src 'self' blob:; connect-src 'self'; " +
+      `style-src 'self' 'unsafe-inline'; script-src 'self'${hashes.join('')}; frame-ancestors 'none'; ` +
+      "base-uri 'none'; form-action 'none'",
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'permissions-policy': 'camera=(self), geolocation=(self), microphone=()',
+  };
+}
+
+/** The code of each `<script>` without a `src` in the page. */
+const inlineScriptsOf = (html: string): string[] =>
+  [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
 const HASHED_ASSET = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 const NOT_BUILT = 'The capture app is not built: run npm run build\n';
@@ -39,8 +50,12 @@ const NOT_BUILT = 'The capture app is not built: run npm run build\n';
 /** Registered by the capture routes, in a context of its own: its headers reach no other route. */
 export const captureAppRoutes: FastifyPluginAsync<{ root: string }> = async (app, { root }) => {
   const schema = { hide: true } as const;
+  const index = path.join(root, 'index.html');
+  const headers = securityHeaders(
+    fs.existsSync(index) ? inlineScriptsOf(fs.readFileSync(index, 'utf8')) : [],
+  );
   app.addHook('onSend', async (_request, reply) => {
-    void reply.headers(SECURITY_HEADERS);
+    void reply.headers(headers);
   });
   // The token is in the fragment (`/app#<token>`), which browsers keep across the redirect.
   app.get('/app', { schema }, (request, reply) => {
@@ -48,7 +63,7 @@ export const captureAppRoutes: FastifyPluginAsync<{ root: string }> = async (app
     return reply.redirect(CAPTURE_APP_PATH + (query === -1 ? '' : request.url.slice(query)), 301);
   });
 
-  if (!fs.existsSync(path.join(root, 'index.html'))) {
+  if (!fs.existsSync(index)) {
     app.log.warn({ root }, 'the capture app is not built: /app/ answers 503');
     app.get(CAPTURE_APP_PATH, { schema }, (_request, reply) =>
       reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT),

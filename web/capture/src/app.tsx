@@ -3,6 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { LinkError, type LinkProblem } from './api.js';
+import { warmCamera } from './camera.js';
 import { useChanges, useOnline } from './hooks.js';
 import { chooseLanguage, translator, type Translate } from './i18n/index.js';
 import { PhotoStep } from './screens/photo-step.js';
@@ -69,6 +70,8 @@ export function App({ token }: { token: string | undefined }) {
         session={session}
         t={t}
         onStart={() => {
+          // The camera starts while the step's screen is drawn, not after.
+          warmCamera(session.flow.persona.kind);
           session.watchLocation();
           const index = Math.min(session.progress.stepIndex, session.steps.length);
           void session.goTo(index).then(() => setScreen(screenAt(index, session)));

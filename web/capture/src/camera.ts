@@ -1,6 +1,10 @@
 // The rear camera through getUserMedia, at the best resolution it offers, with the torch where the
 // phone has one. Photos come from ImageCapture (the sensor's full-size JPEG) where the browser has it,
 // else from the live picture drawn at its full size.
+//
+// One camera serves every step: opening one takes a phone most of a second, so it is opened once (as
+// early as the customer taps Start) and handed from step to step, and stopped only once no step has
+// needed it for a moment (the review, the welcome screen, a hidden page).
 
 export interface Camera {
   stream: MediaStream;
@@ -75,3 +79,62 @@ export function toJpeg(canvas: HTMLCanvasElement, quality: number): Promise<Blob
     ),
   );
 }
+
+/** How long a camera no step uses stays open: long enough for the next step's screen to take it. */
+const IDLE_STOP_MS = 1500;
+
+let shared: { kind: 'photo' | 'video'; camera: Promise<Camera> } | undefined;
+let users = 0;
+let idleStop: ReturnType<typeof setTimeout> | undefined;
+
+/** Starts opening the camera ahead of the step that will use it (the Start button). */
+export function warmCamera(kind: 'photo' | 'video'): void {
+  void sharedCamera(kind).catch(() => undefined);
+  scheduleStop();
+}
+
+/** The shared camera for a step screen; `release` when the screen goes. */
+export function acquireCamera(kind: 'photo' | 'video'): { camera: Promise<Camera>; release: () => void } {
+  users++;
+  clearTimeout(idleStop);
+  const camera = sharedCamera(kind);
+  let released = false;
+  return {
+    camera,
+    release() {
+      if (released) return;
+      released = true;
+      users--;
+      scheduleStop();
+    },
+  };
+}
+
+function sharedCamera(kind: 'photo' | 'video'): Promise<Camera> {
+  if (shared?.kind !== kind) {
+    stopShared();
+    const camera = openCamera(kind);
+    const entry = { kind, camera };
+    // A refusal is not kept: the next step asks again.
+    camera.catch(() => shared === entry && (shared = undefined));
+    shared = entry;
+  }
+  return shared.camera;
+}
+
+function scheduleStop(): void {
+  clearTimeout(idleStop);
+  idleStop = setTimeout(() => users === 0 && stopShared(), IDLE_STOP_MS);
+}
+
+function stopShared(): void {
+  const stopping = shared;
+  shared = undefined;
+  void stopping?.camera.then((camera) => camera.stop()).catch(() => undefined);
+}
+
+// A phone's camera light stays on while the stream lives: a page the customer leaves gives it back.
+if (typeof document !== 'undefined')
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') stopShared();
+  });

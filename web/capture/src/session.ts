@@ -49,16 +49,17 @@ export class Session {
 
   /** Reads the flow, restores what the phone kept and resumes every unfinished upload. */
   static async open(token: string): Promise<Session> {
-    const [flow, link] = await Promise.all([readFlow(token), linkKey(token)]);
-    const progress = (await loadProgress(link).catch(() => undefined)) ?? {
-      link,
-      stepIndex: 0,
-      skipped: [],
-      started: false,
-    };
+    // The phone's own records are read while the flow is on its way.
+    const local = linkKey(token).then(async (link) => {
+      const [progress, kept] = await Promise.all([
+        loadProgress(link).catch(() => undefined),
+        loadCaptures(link).catch(() => []),
+      ]);
+      return { link, progress: progress ?? { link, stepIndex: 0, skipped: [], started: false }, kept };
+    });
+    const [flow, { link, progress, kept }] = await Promise.all([readFlow(token), local]);
     const session = new Session(token, link, flow, progress);
     for (const upload of flow.uploaded) session.queue.markDone(upload.step_id);
-    const kept = await loadCaptures(link).catch(() => []);
     for (const capture of kept.sort((a, b) => a.createdAt - b.createdAt)) {
       session.captures.set(capture.stepId, capture);
       if (capture.state === 'done' || session.heldByServer(capture)) {

@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Step } from '../api.js';
-import { openCamera, type Camera } from '../camera.js';
+import { acquireCamera, type Camera } from '../camera.js';
 import { useFocusHeading } from '../hooks.js';
 import type { Translate } from '../i18n/index.js';
 
@@ -64,8 +64,9 @@ export const sourceOfFile = (file: File): 'camera' | 'gallery' =>
 export type CameraState = 'starting' | 'unavailable' | Camera;
 
 /**
- * The rear camera for a step, opened when the screen shows and stopped when it goes, playing in the
- * returned video element (again after a preview replaced it). `usable` false: the fallback input.
+ * The rear camera for a step (the shared one, see camera.ts), taken when the screen shows and handed
+ * back when it goes, playing in the returned video element (again after a preview replaced it).
+ * `usable` false: the fallback input.
  */
 export function useStepCamera(kind: 'photo' | 'video', usable: boolean, showing: unknown) {
   const [camera, setCamera] = useState<CameraState>('starting');
@@ -75,14 +76,14 @@ export function useStepCamera(kind: 'photo' | 'video', usable: boolean, showing:
   useEffect(() => {
     if (!usable) return setCamera('unavailable');
     let live = true;
-    let opened: Camera | undefined;
-    openCamera(kind).then(
-      (c) => (live ? setCamera((opened = c)) : c.stop()),
+    const taken = acquireCamera(kind);
+    taken.camera.then(
+      (c) => live && setCamera(c),
       () => live && setCamera('unavailable'),
     );
     return () => {
       live = false;
-      opened?.stop();
+      taken.release();
     };
   }, []);
 
