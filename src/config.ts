@@ -115,6 +115,16 @@ export const settingsSchema = Type.Object({
       hint: 'ES256 or EdDSA',
     },
   ),
+  PORTAL_SESSION_IDLE: setting((o) => Type.String({ pattern: DURATION, default: '30m', ...o }), {
+    description: 'A portal session with no request for this long ends (the user signs in again).',
+    examples: ['30m', '2h'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
+  PORTAL_SESSION_MAX: setting((o) => Type.String({ pattern: DURATION, default: '12h', ...o }), {
+    description: 'A portal session ends this long after sign-in, however active.',
+    examples: ['12h', '1d'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
   AUTH_FAILURE_LIMIT: setting((o) => Type.Integer({ minimum: 1, default: 10, ...o }), {
     description: 'Failed authentication attempts allowed per client address per window before 429.',
     examples: ['10'],
@@ -355,6 +365,8 @@ export interface Config {
   accessTokenTtlSeconds: number;
   signingKeyCacheMs: number;
   jwtAlgorithm: 'ES256' | 'EdDSA';
+  portalSessionIdleMs: number;
+  portalSessionMaxMs: number;
   authFailureLimit: number;
   authFailureWindowSeconds: number;
   redisUrl: string | undefined;
@@ -509,6 +521,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     accessTokenTtlSeconds: durationSeconds('ACCESS_TOKEN_TTL', s.ACCESS_TOKEN_TTL, problems),
     signingKeyCacheMs: durationSeconds('SIGNING_KEY_CACHE_TTL', s.SIGNING_KEY_CACHE_TTL, problems) * 1000,
     jwtAlgorithm: s.JWT_ALGORITHM,
+    portalSessionIdleMs: durationSeconds('PORTAL_SESSION_IDLE', s.PORTAL_SESSION_IDLE, problems) * 1000,
+    portalSessionMaxMs: durationSeconds('PORTAL_SESSION_MAX', s.PORTAL_SESSION_MAX, problems) * 1000,
     authFailureLimit: s.AUTH_FAILURE_LIMIT,
     authFailureWindowSeconds: durationSeconds('AUTH_FAILURE_WINDOW', s.AUTH_FAILURE_WINDOW, problems),
     redisUrl: s.REDIS_URL,

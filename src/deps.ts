@@ -38,12 +38,18 @@ import {
   type KeyRing,
 } from './services/signing-keys.js';
 import { sealLegacyOutboxTokens } from './services/outbox/seal-tokens.js';
+import type { SessionDeps } from './services/portal/sessions.js';
 import { createQualityPool } from './workers/quality-pool.js';
 
 /** An unfinished capture upload untouched this long is dropped: a customer resumes within days, not weeks. */
 const UNFINISHED_CAPTURE_TTL_MS = 8 * 24 * 3600 * 1000;
 /** Re-sends a client may ask for in a minute: plenty by hand, too few to make us a flooding tool. */
 const RESENDS_PER_MINUTE = 60;
+/**
+ * Failed portal sign-ins allowed per 15 minutes: per account (a guessed password) and per address (one
+ * address trying many accounts; an office behind one address gets more).
+ */
+const SIGN_IN_FAILURES = { account: 5, address: 20, windowSeconds: 15 * 60 } as const;
 
 export interface Deps {
   config: Readonly<Config>;
@@ -56,6 +62,8 @@ export interface Deps {
   failedAttempts: AttemptLimiter;
   /** Re-sends of webhook messages per client (docs/api.md#deliveries). */
   resendLimiter: ActionLimiter;
+  /** Portal sign-in and sessions (docs/portal.md#signing-in). */
+  portalSessions: SessionDeps;
   storage: MediaStorage;
   queue: JobQueue;
   uploadQuota: UploadQuota;
@@ -171,6 +179,21 @@ export async function buildDeps(
         windowSeconds: config.authFailureWindowSeconds,
       },
     );
+    const signInLimiter = (scope: 'account' | 'address') =>
+      createAttemptLimiter(
+        { database: base.database, redis },
+        {
+          name: `portal_sign_in_${scope}`,
+          maxFailures: SIGN_IN_FAILURES[scope],
+          windowSeconds: SIGN_IN_FAILURES.windowSeconds,
+        },
+      );
+    const portalSessions: SessionDeps = {
+      db: base.db,
+      now: base.now,
+      signInLimits: { account: await signInLimiter('account'), address: await signInLimiter('address') },
+      sessions: { idleMs: config.portalSessionIdleMs, maxMs: config.portalSessionMaxMs },
+    };
     const resendLimiter = await createActionLimiter(
       { database: base.database, redis },
       { name: 'webhook_resends', limit: RESENDS_PER_MINUTE, windowSeconds: 60 },
@@ -194,6 +217,7 @@ export async function buildDeps(
       },
       failedAttempts,
       resendLimiter,
+      portalSessions,
       async close() {
         await deps.captureStaging.close();
         await deps.photoQuality.close();

@@ -17,10 +17,19 @@ import type { AnalysisContext, ImageAnalyzer, PreparedImage } from './analyzer.j
 
 // ---- Normalisation and comparison (pure) ----
 
-/** A recognised word; `confidence` is Tesseract's, 0..100. */
+/** Where a word or reading lies, as fractions (0..1) of the image, origin top left. */
+export interface TextBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A recognised word; `confidence` is Tesseract's, 0..100; `box` where the page said it was. */
 export interface OcrWord {
   text: string;
   confidence: number;
+  box?: TextBox;
 }
 /** Words Tesseract put on one text line, left to right. */
 export type OcrLine = OcrWord[];
@@ -30,6 +39,8 @@ export interface Candidate {
   text: string;
   /** 0..1: the lowest confidence of the words it was read from. */
   confidence: number;
+  /** Around the words it was read from, when they had boxes. */
+  box?: TextBox;
 }
 
 /** Words read with less confidence are not taken as a plate (Tesseract's 0..100 scale). */
@@ -82,12 +93,24 @@ export function isPlausiblePlate(groups: readonly string[]): boolean {
 interface Group {
   text: string;
   confidence: number;
+  box?: TextBox | undefined;
 }
 
 function lineGroups(line: OcrLine): Group[] {
   return line.flatMap((word) =>
-    alnumGroups(word.text).map((text) => ({ text, confidence: word.confidence })),
+    alnumGroups(word.text).map((text) => ({ text, confidence: word.confidence, box: word.box })),
   );
+}
+
+/** The box around every group's box; undefined when one of them has none. */
+function boxAround(groups: Group[]): TextBox | undefined {
+  if (groups.length === 0 || groups.some((group) => !group.box)) return undefined;
+  const boxes = groups.map((group) => group.box!);
+  const x = Math.min(...boxes.map((b) => b.x));
+  const y = Math.min(...boxes.map((b) => b.y));
+  const right = Math.max(...boxes.map((b) => b.x + b.width));
+  const bottom = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x, y, width: right - x, height: bottom - y };
 }
 
 function windows(groups: Group[], maxGroups: number): Group[][] {
@@ -112,13 +135,20 @@ export function plateCandidates(lines: readonly OcrLine[]): Candidate[] {
       const confidence = minConfidence(window);
       if (confidence * 100 < MIN_PLATE_CONFIDENCE) continue;
       const text = texts.join('-');
-      found.push({ text, confidence, euStyle: isEuStylePlate(texts), length: compact(text).length });
+      const box = boxAround(window);
+      found.push({
+        text,
+        confidence,
+        ...(box && { box }),
+        euStyle: isEuStylePlate(texts),
+        length: compact(text).length,
+      });
     }
   }
   found.sort(
     (a, b) => Number(b.euStyle) - Number(a.euStyle) || b.length - a.length || b.confidence - a.confidence,
   );
-  return found.map(({ text, confidence }) => ({ text, confidence }));
+  return found.map(({ euStyle, length, ...candidate }) => candidate);
 }
 
 // prettier-ignore
@@ -228,6 +258,8 @@ function reading(candidate: Candidate | null, expected: string | null) {
   };
 }
 
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+
 /**
  * The part from OCR lines and inputMetaData (`licensePlate`, `vin`). A mismatch is flagged only when
  * both a reading and an expected value exist: a plate or VIN that was not found adds no flag, because
@@ -236,7 +268,19 @@ function reading(candidate: Candidate | null, expected: string | null) {
 export function textPartFrom(lines: readonly OcrLine[], inputMetaData: Record<string, unknown>): TextPart {
   const expectedPlate = expectedValue(inputMetaData.licensePlate, normalisePlate);
   const expectedVin = expectedValue(inputMetaData.vin, normaliseVin);
-  const plate: PlateReading = reading(pick(plateCandidates(lines), expectedPlate), expectedPlate);
+  const platePick = pick(plateCandidates(lines), expectedPlate);
+  const plateBox = platePick?.box;
+  const plate: PlateReading = {
+    ...reading(platePick, expectedPlate),
+    ...(plateBox && {
+      box: {
+        x: round4(plateBox.x),
+        y: round4(plateBox.y),
+        width: round4(plateBox.width),
+        height: round4(plateBox.height),
+      },
+    }),
+  };
   const vinPick = pick(vinCandidates(lines), expectedVin);
   const vin: VinReading = {
     ...reading(vinPick, expectedVin),
@@ -324,7 +368,11 @@ function serialised<T>(run: () => Promise<T>): Promise<T> {
   return result;
 }
 
-async function recognise(image: Buffer, signal: AbortSignal): Promise<OcrLine[]> {
+async function recognise(
+  image: Buffer,
+  size: { width: number; height: number },
+  signal: AbortSignal,
+): Promise<OcrLine[]> {
   return serialised(async () => {
     signal.throwIfAborted();
     const ocr = await getWorker();
@@ -344,7 +392,18 @@ async function recognise(image: Buffer, signal: AbortSignal): Promise<OcrLine[]>
       const result = await Promise.race([job, stop]);
       return (result.data.blocks ?? []).flatMap((block) =>
         block.paragraphs.flatMap((paragraph) =>
-          paragraph.lines.map((line) => line.words.map(({ text, confidence }) => ({ text, confidence }))),
+          paragraph.lines.map((line) =>
+            line.words.map(({ text, confidence, bbox }) => ({
+              text,
+              confidence,
+              box: {
+                x: bbox.x0 / size.width,
+                y: bbox.y0 / size.height,
+                width: (bbox.x1 - bbox.x0) / size.width,
+                height: (bbox.y1 - bbox.y0) / size.height,
+              },
+            })),
+          ),
         ),
       );
     } catch (error) {
@@ -370,11 +429,12 @@ async function greyImage(preview: PreparedImage['preview'], stretch: boolean): P
 /** Plate and VIN read from the image and compared with `context.inputMetaData`. */
 export async function readText(image: PreparedImage, context: AnalysisContext): Promise<TextPart> {
   const started = performance.now();
-  const lines = await recognise(await greyImage(image.preview, false), context.signal);
+  const size = { width: image.preview.width, height: image.preview.height };
+  const lines = await recognise(await greyImage(image.preview, false), size, context.signal);
   let part = textPartFrom(lines, context.inputMetaData);
   const complete = part.plate.read !== null && part.vin.read !== null;
   if (!complete && performance.now() - started < SECOND_PASS_BEFORE_MS) {
-    lines.push(...(await recognise(await greyImage(image.preview, true), context.signal)));
+    lines.push(...(await recognise(await greyImage(image.preview, true), size, context.signal)));
     part = textPartFrom(lines, context.inputMetaData);
   }
   return part;
@@ -382,7 +442,7 @@ export async function readText(image: PreparedImage, context: AnalysisContext): 
 
 export const textAnalyzer: ImageAnalyzer<typeof TextPart> = {
   name: 'text',
-  version: 'tesseract-7.0.0-eng-best-int-1',
+  version: 'tesseract-7.0.0-eng-best-int-2',
   schema: TextPart,
   // The first call starts the worker and loads the model (about 0.5 s).
   timeoutMs: 15_000,

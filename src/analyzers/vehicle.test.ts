@@ -44,7 +44,7 @@ describe('vehicle analyzer', () => {
   it('finds no vehicle in home.jpg', async () => {
     const part = await vehicleAnalyzer.analyse(await prepare('home.jpg'), context());
     expect(Value.Check(VehiclesPart, part)).toBe(true);
-    expect(part).toEqual({ present: false, detections: [] });
+    expect(part).toEqual({ present: false, detections: [], people: [] });
   });
 
   it('keeps no tensors from one call to the next', async () => {

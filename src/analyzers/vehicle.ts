@@ -209,12 +209,12 @@ const isVehicleLabel = (label: string): label is VehicleLabel =>
 const clamp01 = (value: number) => Math.min(1, Math.max(0, value));
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
-function toDetection(object: HumanObject & { label: VehicleLabel }): VehicleDetection {
+/** The object's score and box, as fractions of the image clamped to it. */
+function located(object: HumanObject): Pick<VehicleDetection, 'score' | 'box'> {
   const [x0, y0, w, h] = object.boxRaw;
   const x = clamp01(x0);
   const y = clamp01(y0);
   return {
-    label: object.label,
     score: round(clamp01(object.score)),
     box: {
       x: round(x),
@@ -245,14 +245,19 @@ export async function detectVehicles(preview: PreparedImage['preview']): Promise
   const detections = result.object
     .filter((object): object is HumanObject & { label: VehicleLabel } => isVehicleLabel(object.label))
     .filter((object) => object.score >= MIN_VEHICLE_SCORE)
-    .map(toDetection)
+    .map((object): VehicleDetection => ({ label: object.label, ...located(object) }))
     .sort((a, b) => b.score - a.score);
-  return { present: detections.length > 0, detections };
+  // People come free with the same pass (at the detector's own minimum score); shared reports blur them.
+  const people = result.object
+    .filter((object) => object.label === 'person')
+    .map(located)
+    .sort((a, b) => b.score - a.score);
+  return { present: detections.length > 0, detections, people };
 }
 
 export const vehicleAnalyzer: ImageAnalyzer<typeof VehiclesPart> = {
   name: 'vehicles',
-  version: 'human-3.3.6-centernet-1',
+  version: 'human-3.3.6-centernet-2',
   schema: VehiclesPart,
   // The first call loads the model (0.2–0.5 s); a detection takes 0.2–0.5 s on 2 cores.
   timeoutMs: 20_000,

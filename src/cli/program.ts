@@ -5,6 +5,7 @@ import { deliveriesCommand } from './deliveries.js';
 import { inspectionsCommand } from './inspections.js';
 import { migrateCommand } from './migrate.js';
 import { outboxCommand } from './outbox.js';
+import { labelsCommand } from './labels.js';
 import { personasCommand } from './personas.js';
 import { serveCommand } from './serve.js';
 import { signingKeysCommand } from './signing-keys.js';
@@ -25,5 +26,6 @@ export function buildProgram(): Command {
     .addCommand(inspectionsCommand())
     .addCommand(deliveriesCommand())
     .addCommand(outboxCommand())
+    .addCommand(labelsCommand())
     .showHelpAfterError();
 }

@@ -386,6 +386,62 @@ export const catalogue = {
     when: 'Sending an outbox message that is not held, or whose channel still has no provider.',
   },
 
+  // The results portal: docs/portal.md.
+  PORTAL_SIGN_IN_FAILED: {
+    status: 401,
+    message: 'E-mail or password is wrong',
+    surface: 'plain',
+    when: 'Sign-in with an unknown e-mail, a wrong password or a disabled account (one answer for all three).',
+  },
+  PORTAL_SIGN_IN_LIMITED: {
+    status: 429,
+    message: 'Too many sign-in attempts, try again later',
+    surface: 'plain',
+    when: 'Too many failed sign-ins for this account or from this address; `Retry-After` says when to try again.',
+  },
+  PORTAL_SIGNED_OUT: {
+    status: 401,
+    message: 'Please sign in',
+    surface: 'plain',
+    when: 'A portal API call without a live session (never signed in, signed out, idle or past its end).',
+  },
+  PORTAL_CSRF: {
+    status: 403,
+    message: 'Missing or wrong CSRF token',
+    surface: 'plain',
+    when: "A state-changing portal call without the session's token in `x-csrf-token`.",
+  },
+  PORTAL_FORBIDDEN: {
+    status: 403,
+    message: 'Your role does not allow this',
+    surface: 'plain',
+    when: 'A client viewer asking to change something (review, share), or a client user asking for what only operators do.',
+  },
+  PORTAL_REVIEW_STALE: {
+    status: 409,
+    message: 'The result changed since you opened it; reload and review again',
+    surface: 'plain',
+    when: 'A review saved against a result version that is no longer the latest.',
+  },
+  PORTAL_REVIEW_INVALID: {
+    status: 400,
+    message: 'Review is invalid: <reason>',
+    surface: 'plain',
+    when: 'A review naming a media item the inspection does not have, or a damage box outside the photo.',
+  },
+  PORTAL_NOT_ANALYSED: {
+    status: 409,
+    message: 'The inspection has no result yet',
+    surface: 'plain',
+    when: 'A review, report or share of an inspection that is not analysed yet.',
+  },
+  SHARE_LINK_GONE: {
+    status: 410,
+    message: 'This link has expired or was revoked',
+    surface: 'plain',
+    when: 'A share link past its end or revoked.',
+  },
+
   // Everything else (health, docs, key set).
   RESEND_RATE_LIMITED: {
     status: 429,

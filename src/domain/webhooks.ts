@@ -4,6 +4,7 @@ export const EVENT_TYPES = [
   'inspection.received',
   'inspection.completed',
   'inspection.failed',
+  'inspection.reviewed',
   'link.opened',
   'link.submitted',
   'link.expired',

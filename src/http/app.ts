@@ -1,5 +1,6 @@
 // The Fastify instances, built without listening (tests use inject()): buildApp serves every surface on
 // PORT; buildUrlgenApp serves only the link generator, for URLGEN_PORT (docs/api.md#listeners).
+import cookie from '@fastify/cookie';
 import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import metrics from 'fastify-metrics';
 import type { Deps } from '../deps.js';
@@ -15,6 +16,10 @@ import { deliveryRoutes } from './routes/deliveries.js';
 import { healthRoutes } from './routes/health.js';
 import { inspectionRoutes } from './routes/inspections.js';
 import { personaRoutes } from './routes/personas.js';
+import { PORTAL_APP_DIR, portalAppRoutes } from './routes/portal-app.js';
+import { portalInspectionRoutes } from './routes/portal-inspections.js';
+import { portalSessionRoutes } from './routes/portal-session.js';
+import { portalSharedRoutes } from './routes/portal-shared.js';
 import { schemaRoutes } from './routes/result-schema.js';
 import { superappTokenRoutes } from './routes/superapp-token.js';
 import { uploadRoutes } from './routes/upload.js';
@@ -40,6 +45,8 @@ async function baseServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(requestIdPlugin);
   await app.register(bodyTimeoutPlugin, { timeoutMs: deps.config.bodyTimeoutMs });
+  // The portal's session cookie (the only cookie the service reads).
+  await app.register(cookie);
   await app.register(authPlugin, { deps });
   return app;
 }
@@ -47,6 +54,8 @@ async function baseServer(deps: Deps): Promise<FastifyInstance> {
 export interface AppOptions {
   /** Folder of the built capture app served at /app/ (default: the build's, see routes/capture-app.ts). */
   captureAppDir?: string;
+  /** Folder of the built portal served at /portal/ (default: the build's). */
+  portalAppDir?: string;
 }
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -69,6 +78,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     deps,
     ...(options.captureAppDir !== undefined && { appDir: options.captureAppDir }),
   });
+  await app.register(portalSessionRoutes, { deps });
+  await app.register(portalInspectionRoutes, { deps });
+  await app.register(portalSharedRoutes, { deps });
+  await app.register(portalAppRoutes, { root: options.portalAppDir ?? PORTAL_APP_DIR });
   await app.register(schemaRoutes);
   return app;
 }

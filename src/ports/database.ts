@@ -78,13 +78,32 @@ export interface PersonasTable {
   created_at: number;
 }
 
+/** `operator`: every client; `client_admin`: one client, may review; `client_viewer`: one client, reads. */
+export type PortalRole = 'operator' | 'client_admin' | 'client_viewer';
+
 export interface PortalUsersTable {
   id: string;
   email: string;
   password_hash: string;
-  role: 'operator' | 'client';
+  role: PortalRole;
+  /** Null for operators; the one client of a client user. */
   client_id: string | null;
+  /** Set when the user may no longer sign in; their sessions end with it. */
+  disabled_at: number | null;
   created_at: number;
+}
+
+/** A signed-in portal session; the cookie holds the token whose SHA-256 is `id_hash`. */
+export interface PortalSessionsTable {
+  id_hash: string;
+  user_id: string;
+  /** Sent back in `x-csrf-token` with every state-changing request of the session. */
+  csrf_token: string;
+  created_at: number;
+  /** Touched at most once a minute; the session ends after PORTAL_SESSION_IDLE without a request. */
+  last_seen_at: number;
+  /** The absolute end (PORTAL_SESSION_MAX after sign-in). */
+  expires_at: number;
 }
 
 /** One-off facts of the installation (for example, that the demo client was created). */
@@ -111,11 +130,54 @@ export interface InspectionsTable {
   input_metadata: string | null;
   /** JSON array given as `original_pair_Id`. */
   original_pair_ids: string | null;
-  /** JSON of the published result (analysis). */
+  /** JSON of the published result (analysis): its latest version. */
   result: string | null;
   result_version: Generated<number>;
+  /** JSON of the latest result's ResultDigest (domain/result/digest.ts), for lists; null before analysis. */
+  digest: Generated<string | null>;
+  /** A reviewer's decision on the latest reviewed version; null until reviewed. */
+  review_decision: Generated<'accepted' | 'rejected' | null>;
+  reviewed_at: Generated<number | null>;
   created_at: number;
   updated_at: number;
+}
+
+/** Every version of an inspection's result, the latest also in `inspections.result`. */
+export interface InspectionResultsTable {
+  inspection_id: string;
+  version: number;
+  result: string;
+  /** `analysis`: written by the analysis; `review`: saved by a reviewer (`author_id`) in the portal. */
+  origin: 'analysis' | 'review';
+  author_id: string | null;
+  created_at: number;
+}
+
+/** What the portal searches by: one row per flag, plate and VIN of an inspection's latest result. */
+export interface InspectionFactsTable {
+  inspection_id: string;
+  client_id: string;
+  kind: 'flag' | 'plate' | 'vin';
+  /** The flag's name, or the reading in compact form (domain/result/digest.ts). */
+  value: string;
+  /** The inspection's creation time, so that a search by fact lists newest first from the index. */
+  created_at: number;
+}
+
+/** A read-only, expiring, revocable link to an inspection's report, for someone without an account. */
+export interface ShareLinksTable {
+  id: string;
+  /** SHA-256 of the token, hex; the token is shown once. */
+  token_hash: string;
+  inspection_id: string;
+  client_id: string;
+  /** The portal user who made it. */
+  created_by: string;
+  /** 1 when faces and plates are blurred in what the link shows, else 0. */
+  blur: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
 }
 
 export interface MediaTable {
@@ -270,6 +332,7 @@ export interface Tables {
   spent_credentials: SpentCredentialsTable;
   personas: PersonasTable;
   portal_users: PortalUsersTable;
+  portal_sessions: PortalSessionsTable;
   app_state: AppStateTable;
   inspections: InspectionsTable;
   media: MediaTable;
@@ -282,6 +345,9 @@ export interface Tables {
   links: LinksTable;
   link_media: LinkMediaTable;
   outbox_messages: OutboxMessagesTable;
+  inspection_results: InspectionResultsTable;
+  inspection_facts: InspectionFactsTable;
+  share_links: ShareLinksTable;
 }
 
 export type Db = Kysely<Tables>;
@@ -299,6 +365,8 @@ export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type LinkRow = Selectable<LinksTable>;
 export type LinkMediaRow = Selectable<LinkMediaTable>;
 export type OutboxMessageRow = Selectable<OutboxMessagesTable>;
+export type PortalSessionRow = Selectable<PortalSessionsTable>;
+export type ShareLinkRow = Selectable<ShareLinksTable>;
 
 /** Runs `fn` in a transaction, joining the caller's when `db` is one already. */
 export function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {

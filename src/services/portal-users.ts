@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { AppError } from '../domain/errors.js';
-import type { Db, PortalUserRow } from '../ports/database.js';
+import { inTransaction, type Db, type PortalRole, type PortalUserRow } from '../ports/database.js';
 
 const invalidUser = (reason: string) => new AppError('USER_INVALID', { params: { reason } });
 
@@ -35,18 +35,31 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const MIN_PASSWORD_LENGTH = 12;
+
+export const PORTAL_ROLES: readonly PortalRole[] = ['operator', 'client_admin', 'client_viewer'];
+
+const checkPassword = (password: string) => {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw invalidUser(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+};
+
+/** A client user belongs to one client; an operator to none. */
+function checkRoleAndClient(role: PortalRole, clientId: string | null | undefined) {
+  if (role !== 'operator' && (clientId === undefined || clientId === null))
+    throw invalidUser('a client user needs --client');
+  if (role === 'operator' && clientId !== undefined && clientId !== null)
+    throw invalidUser('an operator belongs to no client');
+}
 
 export async function createPortalUser(
   deps: { db: Db; now: () => number },
-  input: { email: string; password: string; role: 'operator' | 'client'; clientId?: string },
+  input: { email: string; password: string; role: PortalRole; clientId?: string },
 ): Promise<PortalUserRow> {
-  const email = input.email.trim().toLowerCase();
+  const email = normaliseEmail(input.email);
   if (!EMAIL.test(email)) throw invalidUser(`${input.email} is not an e-mail address`);
-  if (input.password.length < 12) throw invalidUser('password must have at least 12 characters');
-  if (input.role === 'client' && input.clientId === undefined)
-    throw invalidUser('a client user needs --client');
-  if (input.role === 'operator' && input.clientId !== undefined)
-    throw invalidUser('an operator belongs to no client');
+  checkPassword(input.password);
+  checkRoleAndClient(input.role, input.clientId);
   if (input.clientId !== undefined) {
     const client = await deps.db
       .selectFrom('clients')
@@ -67,8 +80,68 @@ export async function createPortalUser(
     password_hash: await hashPassword(input.password),
     role: input.role,
     client_id: input.clientId ?? null,
+    disabled_at: null,
     created_at: deps.now(),
   };
   await deps.db.insertInto('portal_users').values(row).execute();
   return row;
+}
+
+/** E-mail addresses are compared as typed, but trimmed and in lower case. */
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+export async function findPortalUser(db: Db, email: string): Promise<PortalUserRow | undefined> {
+  return db
+    .selectFrom('portal_users')
+    .selectAll()
+    .where('email', '=', normaliseEmail(email))
+    .executeTakeFirst();
+}
+
+async function userByEmail(db: Db, email: string): Promise<PortalUserRow> {
+  const user = await findPortalUser(db, email);
+  if (!user) throw invalidUser(`No user with e-mail ${normaliseEmail(email)}`);
+  return user;
+}
+
+/**
+ * A new password for the user (the CLI's reset): their sessions end, so a stolen session does not outlive
+ * the reset.
+ */
+export async function resetPassword(
+  deps: { db: Db },
+  input: { email: string; password: string },
+): Promise<PortalUserRow> {
+  checkPassword(input.password);
+  const user = await userByEmail(deps.db, input.email);
+  const password_hash = await hashPassword(input.password);
+  await inTransaction(deps.db, async (trx) => {
+    await trx.updateTable('portal_users').set({ password_hash }).where('id', '=', user.id).execute();
+    await trx.deleteFrom('portal_sessions').where('user_id', '=', user.id).execute();
+  });
+  return { ...user, password_hash };
+}
+
+/** Changes a user's role or client, or disables or enables them; disabling ends their sessions. */
+export async function updatePortalUser(
+  deps: { db: Db; now: () => number },
+  input: { email: string; role?: PortalRole; clientId?: string | null; disabled?: boolean },
+): Promise<PortalUserRow> {
+  const user = await userByEmail(deps.db, input.email);
+  const role = input.role ?? user.role;
+  const clientId =
+    input.clientId !== undefined ? input.clientId : role === 'operator' ? null : user.client_id;
+  checkRoleAndClient(role, clientId);
+  const disabled_at = input.disabled === undefined ? user.disabled_at : input.disabled ? deps.now() : null;
+  const changes = { role, client_id: clientId, disabled_at };
+  await inTransaction(deps.db, async (trx) => {
+    await trx.updateTable('portal_users').set(changes).where('id', '=', user.id).execute();
+    if (disabled_at !== null || role !== user.role || clientId !== user.client_id)
+      await trx.deleteFrom('portal_sessions').where('user_id', '=', user.id).execute();
+  });
+  return { ...user, ...changes };
+}
+
+export async function listPortalUsers(db: Db): Promise<PortalUserRow[]> {
+  return db.selectFrom('portal_users').selectAll().orderBy('email').execute();
 }

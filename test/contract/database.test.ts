@@ -183,16 +183,26 @@ describe.each(BACKENDS)('database on %s', (backend) => {
       const user = await createPortalUser(deps, {
         email: 'a@users.test',
         password: 'long enough pass',
-        role: 'client',
+        role: 'client_viewer',
         clientId: client.id,
       });
       expect(user.client_id).toBe(client.id);
       const attempts = [
-        { email: 'a@users.test', password: 'long enough pass', role: 'client' as const, clientId: client.id },
+        {
+          email: 'a@users.test',
+          password: 'long enough pass',
+          role: 'client_viewer' as const,
+          clientId: client.id,
+        },
         { email: 'not-an-email', password: 'long enough pass', role: 'operator' as const },
         { email: 'b@users.test', password: 'short', role: 'operator' as const },
-        { email: 'c@users.test', password: 'long enough pass', role: 'client' as const },
-        { email: 'd@users.test', password: 'long enough pass', role: 'client' as const, clientId: 'nope' },
+        { email: 'c@users.test', password: 'long enough pass', role: 'client_viewer' as const },
+        {
+          email: 'd@users.test',
+          password: 'long enough pass',
+          role: 'client_viewer' as const,
+          clientId: 'nope',
+        },
       ];
       for (const attempt of attempts)
         await expect(createPortalUser(deps, attempt)).rejects.toBeInstanceOf(AppError);

@@ -34,6 +34,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
         '0005-links',
         '0006-capture-options',
         '0007-outbox-sealed-tokens',
+        '0008-portal',
       ],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });
@@ -208,7 +209,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     );
   });
 
-  it('users create makes operators and client users', async () => {
+  it('users create, update, reset-password and list manage portal accounts', async () => {
     const operator = await json<{ password: string; role: string }>(
       'users',
       'create',
@@ -227,7 +228,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
         '--email',
         'viewer@example.com',
         '--role',
-        'client',
+        'client-viewer',
         '--client',
         clientId,
         '--password-stdin',
@@ -237,8 +238,40 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
       'a long enough password\n',
     );
     expect(viaStdin.code).toBe(0);
-    expect(JSON.parse(viaStdin.stdout)).toMatchObject({ email: 'viewer@example.com', client_id: clientId });
+    expect(JSON.parse(viaStdin.stdout)).toMatchObject({
+      email: 'viewer@example.com',
+      role: 'client-viewer',
+      client_id: clientId,
+    });
     expect(viaStdin.stdout).not.toContain('password');
+
+    const promoted = await json<{ role: string }>(
+      'users',
+      'update',
+      '--email',
+      'viewer@example.com',
+      '--role',
+      'client-admin',
+    );
+    expect(promoted.role).toBe('client-admin');
+    const reset = await json<{ password: string }>(
+      'users',
+      'reset-password',
+      '--email',
+      'viewer@example.com',
+    );
+    expect(reset.password.length).toBeGreaterThanOrEqual(12);
+    const listed = await json<{ users: { email: string; role: string }[] }>('users', 'list');
+    expect(listed.users).toEqual([
+      expect.objectContaining({ email: 'ops@example.com', role: 'operator' }),
+      expect.objectContaining({ email: 'viewer@example.com', role: 'client-admin' }),
+    ]);
+    const unknown = await runCli(
+      ['users', 'reset-password', '--email', 'nobody@example.com'],
+      environment.env,
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No user with e-mail nobody@example.com');
   });
 
   it('signing-keys rotate adds a signing key', async () => {

@@ -191,7 +191,9 @@ const mediaKind = fc.oneof(
 
 // ---------------------------------------------------------------------------------------------------
 
-describe('fuzz', () => {
+// Each surface runs a fixed number of requests: bounded by count, not by a clock that a busy machine
+// would run out of.
+describe('fuzz', { timeout: 180_000 }, () => {
   let t: TestApp;
   let logs: LogCapture;
   let base: string;

@@ -46,9 +46,16 @@ export const Damage = Type.Object({
     SEVERITIES.map((s) => Type.Literal(s)),
     { description: SEVERITY_RULE },
   ),
-  confidence: Fraction("The model's confidence."),
+  confidence: Fraction("The model's confidence; 1 for a damage a reviewer drew or changed."),
   box: DamageBox,
+  source: Type.Optional(
+    Type.Union([Type.Literal('model'), Type.Literal('reviewer')], {
+      description:
+        'Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model.',
+    }),
+  ),
 });
+export type Damage = Static<typeof Damage>;
 
 export const DamageModelInfo = Type.Object({
   backend: Type.Union([Type.Literal('onnx'), Type.Literal('kserve')], {
@@ -83,10 +90,24 @@ export const DamagePart = Type.Union(
       },
       { additionalProperties: false },
     ),
+    Type.Object(
+      {
+        status: Type.Literal('reviewed', {
+          description: "A reviewer set this photo's damages in the portal (see the result's `review`).",
+        }),
+        model: Type.Union([DamageModelInfo, Type.Null()], {
+          description: 'The model whose findings the reviewer started from; null when none was configured.',
+        }),
+        damages: Type.Array(Damage, {
+          description: 'The damages as the reviewer left them, each with its `source`.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
   ],
   {
     description:
-      'Damage detection by the configured model. Damages come only from the model; without one, status is `not_configured` and the list is empty.',
+      'Damage detection by the configured model (`ok`), none without one (`not_configured`), or the damages as a reviewer corrected them (`reviewed`).',
   },
 );
 export type DamagePart = Static<typeof DamagePart>;

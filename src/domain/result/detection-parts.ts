@@ -34,10 +34,24 @@ export const VehicleDetection = Type.Object(
 );
 export type VehicleDetection = Static<typeof VehicleDetection>;
 
+export const PersonDetection = Type.Object(
+  {
+    score: Type.Number({ minimum: 0, maximum: 1, description: 'Detector confidence' }),
+    box: NormalisedBox,
+  },
+  { additionalProperties: false },
+);
+
 export const VehiclesPart = Type.Object(
   {
     present: Type.Boolean({ description: 'At least one vehicle detection at or above the minimum score' }),
     detections: Type.Array(VehicleDetection, { description: 'Vehicle detections, highest score first' }),
+    people: Type.Optional(
+      Type.Array(PersonDetection, {
+        description:
+          'People the same detector found (COCO `person`), highest score first; blurred in shared reports.',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Vehicles found in the image (object detection)' },
 );
@@ -56,7 +70,18 @@ const readingProperties = {
   confidence: nullable(Type.Number({ minimum: 0, maximum: 1, description: 'OCR confidence of the reading' })),
 };
 
-export const PlateReading = Type.Object(readingProperties, { additionalProperties: false });
+export const PlateReading = Type.Object(
+  {
+    ...readingProperties,
+    box: Type.Optional(
+      Type.Object(NormalisedBox.properties, {
+        additionalProperties: false,
+        description: 'Where the plate that was read lies in the image (blurred in shared reports).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type PlateReading = Static<typeof PlateReading>;
 
 export const VinReading = Type.Object(

@@ -29,6 +29,28 @@ export const MediaAnalysisParts = Type.Object(
   },
 );
 
+/** A reviewer's verdict and corrections, on the version they saved in the portal. */
+export const ReviewPart = Type.Object(
+  {
+    decision: Type.Union([Type.Literal('accepted'), Type.Literal('rejected'), Type.Null()], {
+      description: 'Accepted or rejected by the reviewer; null when they only corrected damages.',
+    }),
+    note: Nullable(Type.String({ maxLength: 2000 })),
+    reviewer: Type.Object(
+      { id: Type.String(), email: Type.String() },
+      { additionalProperties: false, description: 'The portal user who saved this version.' },
+    ),
+    reviewed_at: IsoTime,
+    based_on_version: Type.Integer({ minimum: 1, description: 'The version the reviewer corrected.' }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Present on a version a reviewer saved in the portal. Damages they changed carry `source: reviewer`.',
+  },
+);
+export type ReviewPart = Static<typeof ReviewPart>;
+
 export const MediaResult = Type.Object({
   id: Type.String(),
   position: Type.Integer(),
@@ -57,7 +79,10 @@ export const InspectionResult = Type.Object(
     inspection_id: Type.String({ description: 'The upload session (or link) id.' }),
     case_id: Type.String(),
     status: Type.Literal('completed'),
-    version: Type.Integer({ minimum: 1, description: 'Grows by one with every (re-)analysis.' }),
+    version: Type.Integer({
+      minimum: 1,
+      description: 'Grows by one with every (re-)analysis and every review; earlier versions stay readable.',
+    }),
     source: Type.Union([Type.Literal('urls'), Type.Literal('file'), Type.Literal('link')]),
     client_metadata: Type.Object({
       input_metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
@@ -84,6 +109,7 @@ export const InspectionResult = Type.Object(
         error: Type.Optional(Nullable(Type.String())),
       }),
     ),
+    review: Type.Optional(ReviewPart),
     summary: Type.Object({
       media_count: Type.Integer(),
       images: Type.Integer(),

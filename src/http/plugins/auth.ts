@@ -4,6 +4,10 @@
 // security, so the document cannot drift from what is checked. Routes without `auth` are public, or
 // check their credential themselves where the interface fixes the order of errors (/superappToken reads
 // its key from the body; /api/refresh spends its token).
+//
+// The portal's session is a cookie, so a state-changing request also needs the session's CSRF token in
+// `x-csrf-token` (a cross-site form can send the cookie, never the header). A share link's token comes
+// in `x-share-token`: kept out of URLs, and so out of logs and referrers.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps.js';
@@ -12,10 +16,16 @@ import type { ClientRow } from '../../ports/database.js';
 import { clientOfKey } from '../../services/api-keys.js';
 import { checkKeyAttempt } from '../../services/key-attempts.js';
 import { linkOfToken, type OpenLink } from '../../services/links/capture.js';
+import { sharedInspection } from '../../services/portal/shares.js';
+import { csrfMatches, sessionOf, type PortalCaller } from '../../services/portal/sessions.js';
 import { verifyToken, type TokenClaims } from '../../services/session-tokens.js';
 
 /** The credentials a route may require, each the name of its OpenAPI security scheme. */
-export type Credential = 'apiKey' | 'uploadToken' | 'linkToken';
+export type Credential = 'apiKey' | 'uploadToken' | 'linkToken' | 'portalSession' | 'shareToken';
+
+/** The portal session cookie (docs/portal.md#signing-in). */
+export const SESSION_COOKIE = 'walkaround_portal';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,6 +39,10 @@ declare module 'fastify' {
     uploadClaims?: TokenClaims;
     /** Set by the `linkToken` check: the open link whose token is in `Authorization`. */
     link?: OpenLink;
+    /** Set by the `portalSession` check: who is signed in to the portal. */
+    portal?: PortalCaller;
+    /** Set by the `shareToken` check: the share link in `x-share-token` and its inspection. */
+    share?: Awaited<ReturnType<typeof sharedInspection>>;
   }
 }
 
@@ -63,6 +77,21 @@ function checks(deps: Deps): Record<Credential, Check> {
     async linkToken(request) {
       request.link = await linkOfToken(deps, bearerToken(request.headers.authorization));
     },
+    async portalSession(request) {
+      const caller = await sessionOf(deps.portalSessions, request.cookies[SESSION_COOKIE]);
+      if (!caller) throw new AppError('PORTAL_SIGNED_OUT');
+      const sent = request.headers['x-csrf-token'];
+      if (
+        !SAFE_METHODS.has(request.method) &&
+        !csrfMatches(caller, typeof sent === 'string' ? sent : undefined)
+      )
+        throw new AppError('PORTAL_CSRF');
+      request.portal = caller;
+    },
+    async shareToken(request) {
+      const token = request.headers['x-share-token'];
+      request.share = await sharedInspection(deps, typeof token === 'string' ? token : undefined);
+    },
   };
 }
 
@@ -89,3 +118,6 @@ export const callerClient = (request: FastifyRequest): ClientRow => required(req
 export const callerUpload = (request: FastifyRequest): TokenClaims =>
   required(request.uploadClaims, 'uploadToken');
 export const callerLink = (request: FastifyRequest): OpenLink => required(request.link, 'linkToken');
+export const callerPortal = (request: FastifyRequest): PortalCaller =>
+  required(request.portal, 'portalSession');
+export const callerShare = (request: FastifyRequest) => required(request.share, 'shareToken');

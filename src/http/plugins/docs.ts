@@ -38,6 +38,19 @@ export const docsPlugin = fp(async function docs(
             scheme: 'bearer',
             description: 'The inspection link token from /superappToken (the part after `#` in the link).',
           },
+          portalSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'walkaround_portal',
+            description:
+              "The portal session cookie set by `POST /portal/api/session`. State-changing calls also send the session's `csrf_token` in `x-csrf-token`.",
+          },
+          shareToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-share-token',
+            description: 'The token of a share link (the part after `#/share/` in the link).',
+          },
         },
       },
     },

@@ -9,6 +9,7 @@ import pLimit from 'p-limit';
 import { type Db, type InspectionRow, inTransaction, type MediaRow } from '../../ports/database.js';
 import type { AnalysisPool, MediaAnalysis } from '../../ports/analysis-pool.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
+import { storeResultVersion } from '../results/store-result.js';
 import { emitEvent, type EmitDeps } from '../webhooks/events.js';
 import { buildResult, type AnalysedMedia } from './result-builder.js';
 import { findReuse, saveFingerprints } from './reuse.js';
@@ -94,14 +95,16 @@ export async function analyseInspection(
       now: deps.now(),
     });
     await inTransaction(deps.db, async (trx) => {
+      await storeResultVersion(trx, {
+        inspection,
+        result,
+        origin: 'analysis',
+        authorId: null,
+        now: deps.now(),
+      });
       await trx
         .updateTable('inspections')
-        .set({
-          status: 'completed',
-          result: JSON.stringify(result),
-          result_version: result.version,
-          updated_at: deps.now(),
-        })
+        .set({ status: 'completed' })
         .where('id', '=', inspectionId)
         .execute();
       await emitEvent(trx, deps.events, {

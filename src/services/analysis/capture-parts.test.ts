@@ -85,6 +85,9 @@ describe('capture flags in the result', () => {
     original_pair_ids: null,
     result: null,
     result_version: 0,
+    digest: null,
+    review_decision: null,
+    reviewed_at: null,
     created_at: 0,
     updated_at: 0,
   });

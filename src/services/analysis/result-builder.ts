@@ -2,6 +2,7 @@
 import type { InspectionRow, MediaRow } from '../../ports/database.js';
 import type { CapturePart } from '../../domain/result/capture-part.js';
 import type { InspectionResult } from '../../domain/result/index.js';
+import { damageCount, summaryOf } from '../../domain/result/summary.js';
 import type { PairPart } from '../../domain/result/video-pair-parts.js';
 import type { MediaAnalysis } from '../../ports/analysis-pool.js';
 import type { AnalyzerRun } from '../../ports/analysis-pool.js';
@@ -38,13 +39,6 @@ export function buildResult(input: {
   const media = input.media.map((m) =>
     mediaResult(m, input.reuse.get(m.row.id) ?? [], captures.get(m.row.id)),
   );
-  const flags = new Set<string>();
-  const counts: Record<string, number> = {};
-  const count = (flag: string) => {
-    flags.add(flag);
-    counts[flag] = (counts[flag] ?? 0) + 1;
-  };
-  for (const item of media) for (const flag of item.flags) count(flag);
   return {
     inspection_id: inspection.id,
     case_id: inspection.case_id,
@@ -66,14 +60,7 @@ export function buildResult(input: {
       media_ids: p.media_ids,
       ...(p.comparison === null ? { error: p.error } : { comparison: p.comparison as PairPart }),
     })),
-    summary: {
-      media_count: media.length,
-      images: media.filter((m) => m.kind === 'image').length,
-      videos: media.filter((m) => m.kind === 'video').length,
-      damages: media.reduce((n, m) => n + damagesOf(m.analysis), 0),
-      flags: [...flags].sort(),
-      flag_counts: counts,
-    },
+    summary: summaryOf(media),
   };
 }
 
@@ -145,12 +132,9 @@ function flagsOf(parts: Record<string, unknown>, matches: ReuseMatch[]): string[
   if ((parts.vehicles as { present?: boolean } | undefined)?.present === false) flags.push('no_vehicle');
   flags.push(...((parts.text as { flags?: string[] } | undefined)?.flags ?? []));
   if (matches.length > 0) flags.push('reused');
-  if (damagesOf(parts) > 0) flags.push('damage');
+  if (damageCount(parts) > 0) flags.push('damage');
   return flags;
 }
-
-const damagesOf = (parts: Record<string, unknown>) =>
-  (parts.damage as { damages?: unknown[] } | undefined)?.damages?.length ?? 0;
 
 const runsOf = (analysis: MediaAnalysis): AnalyzerRun[] => analysis.runs;
 

@@ -7,6 +7,7 @@ import { webhooks } from './0004-webhooks.js';
 import { links } from './0005-links.js';
 import { captureOptions } from './0006-capture-options.js';
 import { outboxSealedTokens } from './0007-outbox-sealed-tokens.js';
+import { portal } from './0008-portal.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -20,6 +21,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0005-links': links(),
         '0006-capture-options': captureOptions(),
         '0007-outbox-sealed-tokens': outboxSealedTokens(),
+        '0008-portal': portal(),
       }),
   };
 }

@@ -1,0 +1,46 @@
+// walkaround labels export: the damage boxes reviewers set, in COCO format, to train a damage model
+// (docs/portal.md#label-export). The JSON goes to standard output; with --images, the photos too.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Command, InvalidArgumentError } from 'commander';
+import { createStorage } from '../deps.js';
+import { contentKey } from '../ports/media-storage.js';
+import { exportLabels } from '../services/portal/labels.js';
+import { withStorage } from './context.js';
+import { oneOf } from './options.js';
+
+/** A day (2026-11-23) as epoch ms at its start in UTC. */
+function day(value: string): number {
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(ms))
+    throw new InvalidArgumentError('expected a day such as 2026-11-23');
+  return ms;
+}
+
+export function labelsCommand(): Command {
+  const labels = new Command('labels').description('training data from reviews');
+  labels
+    .command('export')
+    .description('reviewed damage boxes as COCO JSON on standard output')
+    .option('--client <id>', "one client's reviews (default: every client)")
+    .option('--since <day>', 'reviews on or after this day (UTC)', day)
+    .option('--format <format>', 'output format', oneOf('coco'), 'coco')
+    .option('--images <dir>', 'also write each photo to this folder, named as in the JSON')
+    .action((o: { client?: string; since?: number; format: 'coco'; images?: string }) =>
+      withStorage(async (deps) => {
+        const coco = await exportLabels(deps, { clientId: o.client ?? null, since: o.since });
+        if (o.images) {
+          const storage = createStorage(deps.config);
+          fs.mkdirSync(o.images, { recursive: true });
+          for (const image of coco.images)
+            await pipeline(
+              await storage.get(contentKey(image.sha256)),
+              fs.createWriteStream(path.join(o.images, image.file_name)),
+            );
+        }
+        process.stdout.write(`${JSON.stringify(coco, null, 2)}\n`);
+      }),
+    );
+  return labels;
+}

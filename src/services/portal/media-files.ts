@@ -1,0 +1,100 @@
+// The photos, videos and thumbnails the portal shows, only through routes that checked the caller may
+// see the inspection (docs/portal.md#media): never from a guessable public path. For share links that
+// ask for it, photos go out with faces (people) and plates blurred.
+import type { Readable } from 'node:stream';
+import sharp, { type Sharp } from 'sharp';
+import { AppError } from '../../domain/errors.js';
+import type { ResultDigest } from '../../domain/result/digest.js';
+import type { InspectionResult } from '../../domain/result/index.js';
+import type { Db, InspectionRow } from '../../ports/database.js';
+import type { MediaStorage } from '../../ports/media-storage.js';
+import { privacyRegions, type Box } from './privacy-regions.js';
+
+export interface MediaFile {
+  body: Readable;
+  mime: string;
+}
+
+/** Long side of a blurred photo: a shared view needs no more, and the blur is cheaper. */
+const BLURRED_MAX_SIDE = 1600;
+
+/** The inspection's first thumbnail (the list's picture). */
+export async function coverThumbnail(storage: MediaStorage, inspection: InspectionRow): Promise<MediaFile> {
+  const digest = inspection.digest === null ? undefined : (JSON.parse(inspection.digest) as ResultDigest);
+  if (!digest?.thumbnail_key) throw new AppError('NOT_FOUND');
+  return { body: await storage.get(digest.thumbnail_key), mime: 'image/jpeg' };
+}
+
+/**
+ * One media item of the inspection, as stored (`original`) or its thumbnail; with `blur`, a photo comes
+ * out re-encoded with the privacy regions of its result blurred (a video is not shared blurred).
+ */
+export async function mediaFile(
+  deps: { db: Db; storage: MediaStorage },
+  inspection: InspectionRow,
+  mediaId: string,
+  variant: 'original' | 'thumbnail',
+  options: { blur?: boolean } = {},
+): Promise<MediaFile> {
+  const row = await deps.db
+    .selectFrom('media')
+    .select(['storage_key', 'mime', 'kind'])
+    .where('id', '=', mediaId)
+    .where('inspection_id', '=', inspection.id)
+    .where('client_id', '=', inspection.client_id)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+  const item = resultItem(inspection, mediaId);
+  if (variant === 'thumbnail') {
+    if (!item?.thumbnail_key) throw new AppError('NOT_FOUND');
+    const body = await deps.storage.get(item.thumbnail_key);
+    return options.blur ? blurred(body, privacyRegions(item)) : { body, mime: 'image/jpeg' };
+  }
+  if (options.blur && row.kind === 'video') throw new AppError('NOT_FOUND');
+  const body = await deps.storage.get(row.storage_key);
+  return options.blur ? blurred(body, item ? privacyRegions(item) : []) : { body, mime: row.mime };
+}
+
+function resultItem(inspection: InspectionRow, mediaId: string) {
+  if (inspection.result === null) return undefined;
+  const result = JSON.parse(inspection.result) as Partial<InspectionResult>;
+  return result.media?.find((m) => m.id === mediaId);
+}
+
+/** The photo scaled to BLURRED_MAX_SIDE, upright, with each region blurred beyond recognition. */
+async function blurred(source: Readable, regions: Box[]): Promise<MediaFile> {
+  return { body: await renderPhoto(source, { maxSide: BLURRED_MAX_SIDE, regions }), mime: 'image/jpeg' };
+}
+
+/**
+ * A JPEG of the photo, upright, at most `maxSide` pixels on its long side, with `regions` (fractions of
+ * the photo) blurred beyond recognition. Decoded once: the regions are cut from the same pixels.
+ */
+export async function renderPhoto(
+  source: Readable,
+  options: { maxSide: number; regions: Box[] },
+): Promise<Sharp> {
+  const image = sharp({ failOn: 'none' })
+    .rotate()
+    .resize(options.maxSide, options.maxSide, { fit: 'inside', withoutEnlargement: true });
+  source.pipe(image);
+  if (options.regions.length === 0) return image.jpeg({ quality: 85 });
+  const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
+  const patches = await Promise.all(
+    options.regions.map(async (region) => {
+      const left = Math.max(0, Math.floor(region.x * info.width));
+      const top = Math.max(0, Math.floor(region.y * info.height));
+      const width = Math.min(info.width - left, Math.ceil(region.width * info.width));
+      const height = Math.min(info.height - top, Math.ceil(region.height * info.height));
+      if (width < 1 || height < 1) return undefined;
+      // A blur whose radius grows with the region: a large face needs more than a small plate.
+      const sigma = Math.max(8, Math.min(width, height) / 4);
+      const input = await sharp(data, raw).extract({ left, top, width, height }).blur(sigma).toBuffer();
+      return { input, left, top, raw: { width, height, channels: info.channels } };
+    }),
+  );
+  return sharp(data, raw)
+    .composite(patches.filter((p) => p !== undefined))
+    .jpeg({ quality: 85 });
+}

@@ -1,0 +1,123 @@
+// A review in the portal (docs/portal.md#reviewing): a client admin or operator accepts or rejects the
+// inspection and corrects the damages on its photos. It is saved as a new version of the result (the
+// earlier ones stay readable), keeps who reviewed and when, and sends `inspection.reviewed` to the
+// client's webhook with the new result, in one transaction.
+import { AppError } from '../../domain/errors.js';
+import type { Damage } from '../../domain/result/damage-part.js';
+import type { InspectionResult } from '../../domain/result/index.js';
+import { damageCount, summaryOf } from '../../domain/result/summary.js';
+import { inTransaction, type Db } from '../../ports/database.js';
+import { storeResultVersion } from '../results/store-result.js';
+import { emitEvent, type EmitDeps } from '../webhooks/events.js';
+import { requireChange, visibleInspection } from './access.js';
+import type { PortalCaller } from './sessions.js';
+
+export interface ReviewInput {
+  /** The version the reviewer looked at: saving fails when another version came since. */
+  base_version: number;
+  decision: 'accepted' | 'rejected' | null;
+  note?: string | null | undefined;
+  /** The damages of each photo the reviewer changed, as they left them; photos not named keep theirs. */
+  damages?: Record<string, ReviewedDamage[]> | undefined;
+}
+
+export type ReviewedDamage = Pick<Damage, 'part' | 'type' | 'severity' | 'box'> & { confidence?: number };
+
+export type ReviewDeps = EmitDeps & { db: Db };
+
+export async function saveReview(
+  deps: ReviewDeps,
+  caller: PortalCaller,
+  inspectionId: string,
+  input: ReviewInput,
+): Promise<{ version: number }> {
+  requireChange(caller);
+  return inTransaction(deps.db, async (trx) => {
+    const inspection = await visibleInspection(trx, caller, inspectionId);
+    if (inspection.result === null || inspection.status !== 'completed')
+      throw new AppError('PORTAL_NOT_ANALYSED');
+    if (inspection.result_version !== input.base_version) throw new AppError('PORTAL_REVIEW_STALE');
+    const base = JSON.parse(inspection.result) as InspectionResult;
+    const now = deps.now();
+    const media = base.media.map((item) => {
+      const changed = input.damages?.[item.id];
+      return changed === undefined ? item : withDamages(item, changed);
+    });
+    for (const id of Object.keys(input.damages ?? {}))
+      if (!base.media.some((item) => item.id === id))
+        throw new AppError('PORTAL_REVIEW_INVALID', { params: { reason: `no media item ${id}` } });
+    const result: InspectionResult = {
+      ...base,
+      version: base.version + 1,
+      media,
+      review: {
+        decision: input.decision,
+        note: input.note?.trim() || null,
+        reviewer: { id: caller.userId, email: caller.email },
+        reviewed_at: new Date(now).toISOString(),
+        based_on_version: base.version,
+      },
+      summary: summaryOf(media),
+    };
+    await storeResultVersion(trx, { inspection, result, origin: 'review', authorId: caller.userId, now });
+    await trx
+      .updateTable('inspections')
+      .set({ review_decision: input.decision, reviewed_at: now })
+      .where('id', '=', inspection.id)
+      .execute();
+    const client = await trx
+      .selectFrom('clients')
+      .select(['id', 'webhook_url', 'webhook_events'])
+      .where('id', '=', inspection.client_id)
+      .executeTakeFirstOrThrow();
+    await emitEvent(trx, deps, {
+      client,
+      type: 'inspection.reviewed',
+      inspectionId: inspection.id,
+      callbackUrl: inspection.callback_url,
+      data: result,
+    });
+    return { version: result.version };
+  });
+}
+
+type MediaResult = InspectionResult['media'][number];
+
+/** The item with the reviewer's damages: unchanged ones keep the model's, the rest are the reviewer's. */
+function withDamages(item: MediaResult, reviewed: ReviewedDamage[]): MediaResult {
+  if (item.kind !== 'image')
+    throw new AppError('PORTAL_REVIEW_INVALID', { params: { reason: 'damages are drawn on photos only' } });
+  const before = item.analysis.damage;
+  const previous = before?.damages ?? [];
+  const damages = reviewed.map((damage): Damage => {
+    checkBox(damage.box);
+    const same = previous.find((p) => sameDamage(p, damage));
+    return same ?? { ...damage, confidence: 1, source: 'reviewer' };
+  });
+  const analysis = {
+    ...item.analysis,
+    damage: {
+      status: 'reviewed' as const,
+      model: before?.model ?? null,
+      damages,
+    },
+  };
+  const flags = item.flags.filter((flag) => flag !== 'damage');
+  if (damageCount(analysis) > 0) flags.push('damage');
+  return { ...item, analysis, flags };
+}
+
+function checkBox(box: Damage['box']): void {
+  const inside =
+    box.width > 0 && box.height > 0 && box.x + box.width <= 1.000001 && box.y + box.height <= 1.000001;
+  if (!inside)
+    throw new AppError('PORTAL_REVIEW_INVALID', {
+      params: { reason: 'a damage box lies outside the photo' },
+    });
+}
+
+const sameDamage = (a: Damage, b: ReviewedDamage) =>
+  a.part === b.part &&
+  a.type === b.type &&
+  a.severity === b.severity &&
+  (['x', 'y', 'width', 'height'] as const).every((k) => Math.abs(a.box[k] - b.box[k]) < 1e-6);

@@ -1,0 +1,186 @@
+// The portal's inspection list (docs/portal.md#search): filters by case id, plate, VIN (prefixes), status,
+// flags, source and date range; newest first with keyset pagination (a cursor, never an offset), and the
+// count per status of what the other filters match. Plates, VINs and flags are searched in
+// inspection_facts, one indexed row per fact.
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { AppError } from '../../domain/errors.js';
+import { compactReading, type ResultDigest } from '../../domain/result/digest.js';
+import type { Db, InspectionStatus, Tables } from '../../ports/database.js';
+import { clientScope } from './access.js';
+import type { PortalCaller } from './sessions.js';
+
+export const PAGE_SIZE = 50;
+const STATUSES: InspectionStatus[] = ['queued', 'processing', 'completed', 'failed'];
+
+export interface InspectionSearch {
+  /** Operators only: one client's inspections. */
+  clientId?: string | undefined;
+  caseId?: string | undefined;
+  plate?: string | undefined;
+  vin?: string | undefined;
+  status?: InspectionStatus | undefined;
+  /** Every one of these flags (blurry, edited, reused, plate_mismatch, no_vehicle, …). */
+  flags?: string[] | undefined;
+  /** `api`: uploads (files or URLs); `link`: submitted through an inspection link. */
+  source?: 'api' | 'link' | undefined;
+  /** Epoch ms, inclusive. */
+  from?: number | undefined;
+  /** Epoch ms, exclusive. */
+  to?: number | undefined;
+  cursor?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface ListedInspection {
+  id: string;
+  client_id: string;
+  client_name: string;
+  case_id: string;
+  status: InspectionStatus;
+  source: 'urls' | 'file' | 'link';
+  created_at: string;
+  plate: string | null;
+  vin: string | null;
+  flags: string[];
+  media_count: number;
+  damages: number;
+  has_thumbnail: boolean;
+  review_decision: 'accepted' | 'rejected' | null;
+}
+
+export interface InspectionPage {
+  items: ListedInspection[];
+  /** Pass back as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+  /** Inspections per status matching every filter but the status. */
+  counts: Record<InspectionStatus, number>;
+}
+
+type Query = SelectQueryBuilder<Tables, 'inspections', object>;
+
+export async function searchInspections(
+  db: Db,
+  caller: PortalCaller,
+  search: InspectionSearch,
+): Promise<InspectionPage> {
+  const limit = Math.min(Math.max(search.limit ?? PAGE_SIZE, 1), 200);
+  const client = clientScope(caller, search.clientId);
+  const filtered = (query: Query): Query => narrow(query, client, search);
+
+  let page = filtered(db.selectFrom('inspections'))
+    .innerJoin('clients', 'clients.id', 'inspections.client_id')
+    .select([
+      'inspections.id',
+      'inspections.client_id',
+      'clients.name as client_name',
+      'inspections.case_id',
+      'inspections.status',
+      'inspections.source',
+      'inspections.created_at',
+      'inspections.digest',
+      'inspections.review_decision',
+    ])
+    .orderBy('inspections.created_at', 'desc')
+    .orderBy('inspections.id', 'desc')
+    .limit(limit + 1);
+  if (search.status) page = page.where('inspections.status', '=', search.status);
+  if (search.cursor) {
+    const [at, id] = decodeCursor(search.cursor);
+    page = page.where((eb) =>
+      eb.or([
+        eb('inspections.created_at', '<', at),
+        eb.and([eb('inspections.created_at', '=', at), eb('inspections.id', '<', id)]),
+      ]),
+    );
+  }
+  const [rows, counted] = await Promise.all([
+    page.execute(),
+    filtered(db.selectFrom('inspections'))
+      .select(['inspections.status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('inspections.status')
+      .execute(),
+  ]);
+
+  const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<InspectionStatus, number>;
+  for (const row of counted) counts[row.status] = Number(row.n);
+  const more = rows.length > limit;
+  const items = rows.slice(0, limit).map((row): ListedInspection => {
+    const digest = row.digest === null ? undefined : (JSON.parse(row.digest) as ResultDigest);
+    return {
+      id: row.id,
+      client_id: row.client_id,
+      client_name: row.client_name,
+      case_id: row.case_id,
+      status: row.status,
+      source: row.source,
+      created_at: new Date(row.created_at).toISOString(),
+      plate: digest?.plate ?? null,
+      vin: digest?.vin ?? null,
+      flags: digest?.flags ?? [],
+      media_count: digest?.media_count ?? 0,
+      damages: digest?.damages ?? 0,
+      has_thumbnail: Boolean(digest?.thumbnail_key),
+      review_decision: row.review_decision,
+    };
+  });
+  const last = items.at(-1);
+  return {
+    items,
+    next_cursor: more && last ? encodeCursor(Date.parse(last.created_at), last.id) : null,
+    counts,
+  };
+}
+
+/** Every filter but the status and the cursor. */
+function narrow(query: Query, client: string | undefined, search: InspectionSearch): Query {
+  let q = query;
+  if (client !== undefined) q = q.where('inspections.client_id', '=', client);
+  const caseId = search.caseId?.trim();
+  if (caseId) q = q.where(startsWith('inspections.case_id', caseId));
+  if (search.source === 'link') q = q.where('inspections.source', '=', 'link');
+  if (search.source === 'api') q = q.where('inspections.source', 'in', ['urls', 'file']);
+  if (search.from !== undefined) q = q.where('inspections.created_at', '>=', search.from);
+  if (search.to !== undefined) q = q.where('inspections.created_at', '<', search.to);
+  const facts: { kind: 'flag' | 'plate' | 'vin'; value: string; prefix: boolean }[] = [
+    ...(search.flags ?? []).map((flag) => ({ kind: 'flag' as const, value: flag, prefix: false })),
+  ];
+  const plate = compactReading(search.plate ?? '');
+  const vin = compactReading(search.vin ?? '');
+  if (plate) facts.push({ kind: 'plate', value: plate, prefix: true });
+  if (vin) facts.push({ kind: 'vin', value: vin, prefix: true });
+  for (const fact of facts) {
+    q = q.where('inspections.id', 'in', (eb) => {
+      let sub = eb
+        .selectFrom('inspection_facts')
+        .select('inspection_facts.inspection_id')
+        .where('inspection_facts.kind', '=', fact.kind);
+      if (client !== undefined) sub = sub.where('inspection_facts.client_id', '=', client);
+      return fact.prefix
+        ? sub.where(startsWith('inspection_facts.value', fact.value))
+        : sub.where('inspection_facts.value', '=', fact.value);
+    });
+  }
+  return q;
+}
+
+/**
+ * `column` starts with `prefix`. The range lets either database answer from an index; the `substr`
+ * keeps the answer exact whatever the column's collation (a linguistic one may sort `Ab1` between `AB`
+ * and `AC`).
+ */
+function startsWith(column: string, prefix: string): RawBuilder<SqlBool> {
+  const upper = prefix.slice(0, -1) + String.fromCodePoint(prefix.codePointAt(prefix.length - 1)! + 1);
+  const ref = sql.ref(column);
+  return sql<SqlBool>`(${ref} >= ${prefix} and ${ref} < ${upper} and substr(${ref}, 1, ${prefix.length}) = ${prefix})`;
+}
+
+const encodeCursor = (createdAt: number, id: string) =>
+  Buffer.from(`${createdAt}.${id}`).toString('base64url');
+
+function decodeCursor(cursor: string): [number, string] {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  const dot = text.indexOf('.');
+  const at = Number(text.slice(0, dot));
+  if (dot < 1 || !Number.isSafeInteger(at)) throw new AppError('BAD_REQUEST');
+  return [at, text.slice(dot + 1)];
+}

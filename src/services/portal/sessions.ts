@@ -1,0 +1,146 @@
+// Portal sign-in and sessions (docs/portal.md#signing-in): e-mail and password against the portal
+// users, a server-side session whose random token only the cookie holds (the database keeps its SHA-256),
+// a CSRF token per session, idle and absolute ends, and failed sign-ins limited per account and per
+// address. An unknown e-mail, a wrong password and a disabled account answer alike, in the same time.
+import crypto from 'node:crypto';
+import { AppError } from '../../domain/errors.js';
+import type { AttemptLimiter } from '../../ports/attempt-limiter.js';
+import type { Db, PortalRole, PortalUserRow } from '../../ports/database.js';
+import { findPortalUser, hashPassword, verifyPassword } from '../portal-users.js';
+
+export interface SessionDeps {
+  db: Db;
+  now: () => number;
+  signInLimits: { account: AttemptLimiter; address: AttemptLimiter };
+  sessions: { idleMs: number; maxMs: number };
+}
+
+/** Who is signed in, as the portal's routes see them. */
+export interface PortalCaller {
+  userId: string;
+  email: string;
+  role: PortalRole;
+  /** Null for operators (every client). */
+  clientId: string | null;
+  csrfToken: string;
+  /** The session, as stored (for signing out). */
+  sessionHash: string;
+}
+
+/** How often a session's last use is written: reads stay reads between. */
+const TOUCH_EVERY_MS = 60_000;
+
+const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+const randomToken = () => crypto.randomBytes(32).toString('base64url');
+
+/** Checked against when the e-mail is unknown, so that the answer takes as long as a real check. */
+let decoyHash: Promise<string> | undefined;
+
+export async function signIn(
+  deps: SessionDeps,
+  input: { email: string; password: string; address: string; replacing?: string | undefined },
+): Promise<{ token: string; caller: PortalCaller }> {
+  const accountKey = `account:${input.email.trim().toLowerCase()}`;
+  const addressKey = `address:${input.address}`;
+  const blockedFor = Math.max(
+    await deps.signInLimits.account.blockedFor(accountKey),
+    await deps.signInLimits.address.blockedFor(addressKey),
+  );
+  if (blockedFor > 0) throw new AppError('PORTAL_SIGN_IN_LIMITED', { retryAfterSeconds: blockedFor });
+
+  const user = await findPortalUser(deps.db, input.email);
+  decoyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
+  const matches = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash));
+  if (!user || !matches || user.disabled_at !== null) {
+    const wait = Math.max(
+      await deps.signInLimits.account.recordFailure(accountKey),
+      await deps.signInLimits.address.recordFailure(addressKey),
+    );
+    throw wait > 0
+      ? new AppError('PORTAL_SIGN_IN_LIMITED', { retryAfterSeconds: wait })
+      : new AppError('PORTAL_SIGN_IN_FAILED');
+  }
+
+  // Always a new session id at sign-in (no fixation); the one the browser held before ends.
+  if (input.replacing) await signOut(deps, input.replacing);
+  const token = randomToken();
+  const now = deps.now();
+  const session = {
+    id_hash: sha256(token),
+    user_id: user.id,
+    csrf_token: randomToken(),
+    created_at: now,
+    last_seen_at: now,
+    expires_at: now + deps.sessions.maxMs,
+  };
+  await deps.db.insertInto('portal_sessions').values(session).execute();
+  return { token, caller: callerOf(user, session) };
+}
+
+/** The signed-in caller of a session token, or undefined when the session is unknown or has ended. */
+export async function sessionOf(
+  deps: SessionDeps,
+  token: string | undefined,
+): Promise<PortalCaller | undefined> {
+  if (!token || token.length > 100) return undefined;
+  const idHash = sha256(token);
+  const row = await deps.db
+    .selectFrom('portal_sessions')
+    .innerJoin('portal_users', 'portal_users.id', 'portal_sessions.user_id')
+    .select([
+      'portal_sessions.id_hash',
+      'portal_sessions.csrf_token',
+      'portal_sessions.last_seen_at',
+      'portal_sessions.expires_at',
+      'portal_users.id',
+      'portal_users.email',
+      'portal_users.role',
+      'portal_users.client_id',
+      'portal_users.disabled_at',
+    ])
+    .where('portal_sessions.id_hash', '=', idHash)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const now = deps.now();
+  if (row.expires_at <= now || row.last_seen_at + deps.sessions.idleMs <= now || row.disabled_at !== null) {
+    await deps.db.deleteFrom('portal_sessions').where('id_hash', '=', idHash).execute();
+    return undefined;
+  }
+  if (row.last_seen_at + TOUCH_EVERY_MS <= now)
+    await deps.db
+      .updateTable('portal_sessions')
+      .set({ last_seen_at: now })
+      .where('id_hash', '=', idHash)
+      .execute();
+  return {
+    userId: row.id,
+    email: row.email,
+    role: row.role,
+    clientId: row.client_id,
+    csrfToken: row.csrf_token,
+    sessionHash: row.id_hash,
+  };
+}
+
+export async function signOut(deps: Pick<SessionDeps, 'db'>, token: string): Promise<void> {
+  await deps.db.deleteFrom('portal_sessions').where('id_hash', '=', sha256(token)).execute();
+}
+
+/** Whether `sent` is the session's CSRF token (constant time). */
+export function csrfMatches(caller: PortalCaller, sent: string | undefined): boolean {
+  if (!sent) return false;
+  const expected = Buffer.from(caller.csrfToken);
+  const actual = Buffer.from(sent);
+  return expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
+}
+
+function callerOf(user: PortalUserRow, session: { id_hash: string; csrf_token: string }): PortalCaller {
+  return {
+    userId: user.id,
+    email: user.email,
+    role: user.role,
+    clientId: user.client_id,
+    csrfToken: session.csrf_token,
+    sessionHash: session.id_hash,
+  };
+}
