@@ -85,6 +85,29 @@ export async function launchPhone(options: PhoneOptions): Promise<Phone> {
   };
 }
 
+/** A desktop browser (1366 × 900), as a claims handler at a desk uses the portal. */
+export async function launchDesktop(options: { chromium: string }): Promise<Phone> {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-browser-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: options.chromium,
+    args: FLAGS,
+    viewport: { width: 1366, height: 900 },
+    locale: 'en-GB',
+    acceptDownloads: true,
+    // axe-core is injected as a script, which the app's content security policy would refuse.
+    bypassCSP: true,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Runs axe-core on the page: no serious or critical violation may remain. */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
@@ -106,10 +129,15 @@ interface AxeViolation {
 }
 
 /** Saves a screenshot as test-output/screenshots/<app>/<name>.png and returns its path. */
-export async function screenshot(page: Page, app: string, name: string): Promise<string> {
+export async function screenshot(
+  page: Page,
+  app: string,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<string> {
   const file = path.join(SCREENSHOTS, app, `${name}.png`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  await page.screenshot({ path: file });
+  await page.screenshot({ path: file, ...options });
   return file;
 }
 

@@ -119,7 +119,9 @@ async function mediaPage(
       const scale = Math.min(width / item.width, maxHeight / item.height);
       const box = { x: MARGIN, y: doc.y, width: item.width * scale, height: item.height * scale };
       doc.image(photo, box.x, box.y, { width: box.width, height: box.height });
-      drawBoxes(doc, box, item);
+      drawBoxes(doc, box, item, input.blur);
+      // Drawing the labels moved the text cursor: back to the margin, under the photo.
+      doc.x = MARGIN;
       doc.y = box.y + box.height + 10;
     }
   } else if (item.kind === 'video') {
@@ -137,7 +139,7 @@ async function mediaPage(
   facts(doc, [
     ['Flags', flags.length > 0 ? flags.join(', ') : 'none'],
     ...damageFacts(item),
-    ...photoFacts(item),
+    ...photoFacts(item, input.blur),
     ['SHA-256', item.sha256],
   ]);
   if (item.errors.length > 0)
@@ -147,8 +149,11 @@ async function mediaPage(
     );
 }
 
-/** Vehicles in blue, damages in red, the plate read in gold, over the photo drawn at `area`. */
-function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: MediaResult): void {
+/**
+ * Vehicles in blue, damages in red, the plate read in gold, over the photo drawn at `area`; with `blur`,
+ * the plate (blurred on the photo) is neither framed nor written.
+ */
+function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: MediaResult, blur: boolean): void {
   const draw = (box: Box, colour: string, label?: string) => {
     const x = area.x + box.x * area.width;
     const y = area.y + box.y * area.height;
@@ -162,7 +167,7 @@ function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: MediaResult): void 
         .fillColor(colour)
         .font('Helvetica-Bold')
         .fontSize(8)
-        .text(label, x + 2, y + 2, { lineBreak: false });
+        .text(label, x, Math.max(area.y, y - 10), { lineBreak: false });
     doc.restore();
   };
   for (const vehicle of item.analysis.vehicles?.detections ?? [])
@@ -174,7 +179,7 @@ function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: MediaResult): void 
       `${damage.part ? `${damage.part} ` : ''}${damage.type} (${damage.severity})`,
     );
   const plate = item.analysis.text?.plate;
-  if (plate?.box) draw(plate.box, COLOURS.plate, plate.read ?? undefined);
+  if (plate?.box && !blur) draw(plate.box, COLOURS.plate, plate.read ?? undefined);
 }
 
 function damageFacts(item: MediaResult): [string, string][] {
@@ -185,7 +190,7 @@ function damageFacts(item: MediaResult): [string, string][] {
   ]);
 }
 
-function photoFacts(item: MediaResult): [string, string][] {
+function photoFacts(item: MediaResult, blur: boolean): [string, string][] {
   const rows: [string, string][] = [];
   const exif = item.analysis.exif;
   if (exif?.capture_time) rows.push(['Taken', exif.capture_time]);
@@ -206,8 +211,8 @@ function photoFacts(item: MediaResult): [string, string][] {
       ]);
   }
   const text = item.analysis.text;
-  if (text?.plate.read) rows.push(['Plate read', text.plate.read]);
-  if (text?.vin.read) rows.push(['VIN read', text.vin.read]);
+  if (text?.plate.read && !blur) rows.push(['Plate read', text.plate.read]);
+  if (text?.vin.read && !blur) rows.push(['VIN read', text.vin.read]);
   return rows;
 }
 

@@ -1,0 +1,15 @@
+// How the portal writes times, statuses and sources.
+import type { Status } from './api.js';
+
+/** `23 Nov 2026, 09:42` in the browser's time zone. */
+export const when = (iso: string): string =>
+  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+export const STATUS_NAMES: Record<Status, string> = {
+  queued: 'Queued',
+  processing: 'Analysing',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+export const sourceName = (source: 'urls' | 'file' | 'link') => (source === 'link' ? 'Link' : 'API');

@@ -1,0 +1,338 @@
+// One inspection: the photos with what was found drawn on them, flags in words, each photo's facts,
+// before/after pairs, videos with their keyframes, the result JSON, the timeline and webhooks, sharing,
+// the PDF, earlier versions, and (client admins and operators) the review.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api, ApiError, post, type Damage, type InspectionPage, type Me } from '../api.js';
+import { Deliveries, Timeline } from '../components/activity.js';
+import { FlagBadges, FlagList } from '../components/flag-badges.js';
+import { MediaDetails } from '../components/media-details.js';
+import { PhotoViewer } from '../components/photo-viewer.js';
+import { ReviewPanel, type ReviewDraft } from '../components/review-panel.js';
+import { SharePanel } from '../components/share-panel.js';
+import { VideoPlayer } from '../components/video-player.js';
+import { sourceName, STATUS_NAMES, when } from '../format.js';
+import { inspectionHref } from '../router.js';
+
+export function InspectionView(props: {
+  id: string;
+  version: number | undefined;
+  media: string | undefined;
+  me: Me;
+}) {
+  const [page, setPage] = useState<InspectionPage>();
+  const [error, setError] = useState<string>();
+  const [current, setCurrent] = useState<string | undefined>(props.media);
+  const [editing, setEditing] = useState(false);
+  const [edits, setEdits] = useState<Record<string, Damage[]>>({});
+  const [selected, setSelected] = useState<number>();
+  const [draft, setDraft] = useState<ReviewDraft>({ decision: null, note: '' });
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const base = `/portal/api/inspections/${encodeURIComponent(props.id)}`;
+
+  useEffect(() => {
+    api<InspectionPage>(
+      `/inspections/${encodeURIComponent(props.id)}${props.version ? `?version=${props.version}` : ''}`,
+    ).then(
+      (loaded) => {
+        setPage(loaded);
+        setCurrent((c) => c ?? loaded.result?.media[0]?.id);
+        setDraft({ decision: loaded.inspection.review_decision, note: '' });
+      },
+      (failure: unknown) =>
+        setError(
+          failure instanceof ApiError && failure.status === 404
+            ? 'No such inspection, or not one you may see.'
+            : failure instanceof Error
+              ? failure.message
+              : String(failure),
+        ),
+    );
+  }, [props.id, props.version]);
+
+  const result = page?.result ?? null;
+  const item = useMemo(
+    () => result?.media.find((m) => m.id === current) ?? result?.media[0],
+    [result, current],
+  );
+  if (error)
+    return (
+      <main class="inspection-page">
+        <a href="#/inspections">← Inspections</a>
+        <p class="error" role="alert">
+          {error}
+        </p>
+      </main>
+    );
+  if (!page)
+    return (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    );
+  const { inspection } = page;
+  const latest = page.version === page.latest_version;
+  const canReview = page.may_change && latest && inspection.status === 'completed' && result !== null;
+  const damagesOf = (id: string) =>
+    edits[id] ?? result?.media.find((m) => m.id === id)?.analysis.damage?.damages ?? [];
+
+  const save = async () => {
+    setSaving(true);
+    setSaveError(undefined);
+    try {
+      const saved = await post<{ version: number }>(
+        `/inspections/${encodeURIComponent(inspection.id)}/review`,
+        {
+          base_version: page.latest_version,
+          decision: draft.decision,
+          note: draft.note || null,
+          damages: edits,
+        },
+      );
+      setEditing(false);
+      setEdits({});
+      setNotice(`Review saved as version ${saved.version}.`);
+      const loaded = await api<InspectionPage>(`/inspections/${encodeURIComponent(inspection.id)}`);
+      setPage(loaded);
+      if (props.version) location.hash = inspectionHref(inspection.id, { media: current });
+    } catch (failure) {
+      setSaveError(failure instanceof ApiError ? failure.message : String(failure));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const jsonText = result ? JSON.stringify(result, null, 2) : '';
+  return (
+    <main class="inspection-page">
+      <a href="#/inspections" class="back">
+        ← Inspections
+      </a>
+      <div class="page-head">
+        <div>
+          <h1>{inspection.case_id}</h1>
+          <p class="muted">
+            {inspection.client_name} · {sourceName(inspection.source)} · received{' '}
+            {when(inspection.created_at)}
+            {inspection.agent_name ? ` · agent ${inspection.agent_name}` : ''}
+          </p>
+          <p>
+            <span class={`status status-${inspection.status}`}>{STATUS_NAMES[inspection.status]}</span>
+            {inspection.review_decision && (
+              <span class={`status review-${inspection.review_decision}`}>
+                {inspection.review_decision === 'accepted' ? 'Accepted' : 'Rejected'}
+              </span>
+            )}
+            {result && <FlagBadges flags={result.summary.flags} />}
+          </p>
+        </div>
+        <div class="head-actions">
+          {page.versions.length > 0 && (
+            <label class="inline">
+              Version{' '}
+              <select
+                value={String(page.version)}
+                onChange={(e) =>
+                  (location.hash = inspectionHref(inspection.id, { version: Number(e.currentTarget.value) }))
+                }
+              >
+                {page.versions.map((v) => (
+                  <option key={v.version} value={String(v.version)}>
+                    {v.version} ·{' '}
+                    {v.origin === 'review' ? `review by ${v.author ?? 'a former user'}` : 'analysis'} ·{' '}
+                    {when(v.created_at)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {result && inspection.status === 'completed' && (
+            <a class="button quiet" href={`${base}/report.pdf`} download>
+              Download PDF
+            </a>
+          )}
+          {canReview && !editing && (
+            <button type="button" class="primary" onClick={() => setEditing(true)}>
+              Review
+            </button>
+          )}
+        </div>
+      </div>
+      {!latest && (
+        <p class="notice">
+          You are looking at version {page.version}.{' '}
+          <a href={inspectionHref(inspection.id)}>See the latest (version {page.latest_version})</a>
+        </p>
+      )}
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {inspection.status !== 'completed' && (
+        <p class="notice">
+          {inspection.status === 'failed'
+            ? 'The analysis of this inspection failed. The timeline below says when; the operator can analyse it again.'
+            : 'This inspection is not analysed yet. The page shows its result once the analysis is done.'}
+        </p>
+      )}
+
+      {result && item && (
+        <div class="columns">
+          <div class="main-col">
+            {item.kind === 'video' ? (
+              <VideoPlayer src={`${base}/media/${item.id}`} item={item} />
+            ) : (
+              <PhotoViewer
+                src={`${base}/media/${item.id}`}
+                item={item}
+                damages={damagesOf(item.id)}
+                editing={editing}
+                selected={selected}
+                onSelect={setSelected}
+                onChange={(damages) => setEdits((e) => ({ ...e, [item.id]: damages }))}
+              />
+            )}
+            <ol class="strip" aria-label="Photos and videos">
+              {result.media.map((m) => (
+                <li key={m.id}>
+                  <button
+                    type="button"
+                    class="thumb-button"
+                    aria-current={m.id === item.id ? 'true' : undefined}
+                    onClick={() => {
+                      setCurrent(m.id);
+                      setSelected(undefined);
+                    }}
+                  >
+                    {m.thumbnail_key ? (
+                      <img
+                        src={`${base}/media/${m.id}/thumbnail`}
+                        alt={`${m.position + 1}: ${m.original_id ?? m.kind}`}
+                      />
+                    ) : (
+                      <span class="no-thumb">{m.kind}</span>
+                    )}
+                    {m.flags.length > 0 && <span class="dot" aria-label={`${m.flags.length} flag(s)`} />}
+                  </button>
+                </li>
+              ))}
+            </ol>
+            {result.pairs.length > 0 && <Pairs page={page} base={base} />}
+          </div>
+          <aside class="side-col">
+            {editing && item.kind === 'image' && (
+              <ReviewPanel
+                draft={draft}
+                onDraft={setDraft}
+                damages={damagesOf(item.id)}
+                selected={selected}
+                onSelect={setSelected}
+                onDamages={(damages) => setEdits((e) => ({ ...e, [item.id]: damages }))}
+                changedPhotos={Object.keys(edits).length}
+                saving={saving}
+                error={saveError}
+                onSave={() => void save()}
+                onCancel={() => {
+                  setEditing(false);
+                  setEdits({});
+                  setSelected(undefined);
+                }}
+              />
+            )}
+            <section class="panel" aria-labelledby="flags-title">
+              <h2 id="flags-title">What was found</h2>
+              <p>
+                {result.summary.images} photo(s), {result.summary.videos} video(s), {result.summary.damages}{' '}
+                damage(s).
+              </p>
+              {result.review && (
+                <p>
+                  Reviewed by {result.review.reviewer.email} on {when(result.review.reviewed_at)}
+                  {result.review.decision ? `: ${result.review.decision}` : ''}
+                  {result.review.note ? ` — “${result.review.note}”` : ''}
+                </p>
+              )}
+              <FlagList flags={result.summary.flags} counts={result.summary.flag_counts} />
+            </section>
+            <MediaDetails item={item} base={base} />
+          </aside>
+        </div>
+      )}
+
+      <div class="lower">
+        <Timeline entries={page.timeline} />
+        <Deliveries inspectionId={inspection.id} deliveries={page.deliveries} mayChange={page.may_change} />
+        {result && <SharePanel inspectionId={inspection.id} mayChange={page.may_change} />}
+        {result && (
+          <section class="panel" aria-labelledby="json-title">
+            <h2 id="json-title">Result JSON</h2>
+            <div class="actions">
+              <button
+                type="button"
+                class="quiet"
+                onClick={() => void navigator.clipboard?.writeText(jsonText)}
+              >
+                Copy
+              </button>
+              <a
+                class="button quiet"
+                download={`inspection-${inspection.case_id}-v${page.version}.json`}
+                href={`data:application/json;charset=utf-8,${encodeURIComponent(jsonText)}`}
+              >
+                Download
+              </a>
+            </div>
+            <details>
+              <summary>Show the JSON (version {page.version})</summary>
+              <pre class="json">{jsonText}</pre>
+            </details>
+          </section>
+        )}
+      </div>
+    </main>
+  );
+}
+
+/** Before/after pairs side by side, with the regions that changed drawn on both. */
+function Pairs({ page, base }: { page: InspectionPage; base: string }) {
+  const media = page.result!.media;
+  return (
+    <section class="panel" aria-labelledby="pairs-title">
+      <h2 id="pairs-title">Before and after</h2>
+      {page.result!.pairs.map((pair) => {
+        const [before, after] = pair.media_ids.map((id) => media.find((m) => m.id === id));
+        const regions = pair.comparison?.changed_regions ?? [];
+        return (
+          <div key={pair.index} class="pair">
+            <p>
+              Pair {pair.index + 1}:{' '}
+              {pair.comparison
+                ? `similarity ${(pair.comparison.similarity * 100).toFixed(0)} %, ${regions.length} changed region(s)`
+                : (pair.error ?? 'not compared')}
+            </p>
+            <div class="side-by-side">
+              {[before, after].map(
+                (m) =>
+                  m && (
+                    <PhotoViewer
+                      key={m.id}
+                      src={`${base}/media/${m.id}`}
+                      item={m}
+                      damages={[]}
+                      editing={false}
+                      selected={undefined}
+                      onSelect={() => undefined}
+                      onChange={() => undefined}
+                      regions={regions}
+                    />
+                  ),
+              )}
+            </div>
+          </div>
+        );
+      })}
+    </section>
+  );
+}

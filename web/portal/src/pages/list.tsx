@@ -1,0 +1,233 @@
+// The inspection list: search by case id, plate and VIN, filter by status, flags, source, dates and
+// (operators) client; newest first, more on demand. The filters live in the URL, so a search can be
+// bookmarked and the back button returns to it.
+import { useEffect, useState } from 'preact/hooks';
+import { SEARCH_FLAGS } from '../../../../src/domain/result/digest.js';
+import { flagText } from '../../../../src/domain/flags.js';
+import { api, ApiError, type InspectionList, type ListedInspection, type Me, type Status } from '../api.js';
+import { FlagBadges } from '../components/flag-badges.js';
+import { sourceName, STATUS_NAMES, when } from '../format.js';
+import { inspectionHref, listHref } from '../router.js';
+
+const STATUSES: Status[] = ['queued', 'processing', 'completed', 'failed'];
+const TEXT_FILTERS = [
+  ['case_id', 'Case id', 'CLM-2026-0042'],
+  ['plate', 'Plate', 'AB-123-CD'],
+  ['vin', 'VIN', 'WVWZZZ1JZXW000001'],
+] as const;
+
+export function InspectionListView({ query, me }: { query: URLSearchParams; me: Me }) {
+  const [page, setPage] = useState<InspectionList>();
+  const [more, setMore] = useState<ListedInspection[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string>();
+  const [clients, setClients] = useState<{ id: string; name: string }[]>([]);
+  const operator = me.user.role === 'operator';
+
+  useEffect(() => {
+    setError(undefined);
+    setMore([]);
+    api<InspectionList>(`/inspections?${query}`).then(
+      (loaded) => {
+        setPage(loaded);
+        setCursor(loaded.next_cursor);
+      },
+      (failure: unknown) => setError(failure instanceof ApiError ? failure.message : String(failure)),
+    );
+  }, [query.toString()]);
+  useEffect(() => {
+    if (operator) void api<{ clients: typeof clients }>('/clients').then((c) => setClients(c.clients));
+  }, [operator]);
+
+  const go = (change: (q: URLSearchParams) => void) => {
+    const next = new URLSearchParams(query);
+    next.delete('cursor');
+    change(next);
+    location.hash = listHref(next);
+  };
+  const loadMore = async () => {
+    if (!cursor) return;
+    const next = new URLSearchParams(query);
+    next.set('cursor', cursor);
+    const loaded = await api<InspectionList>(`/inspections?${next}`);
+    setMore((items) => [...items, ...loaded.items]);
+    setCursor(loaded.next_cursor);
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    go((q) => {
+      for (const name of ['case_id', 'plate', 'vin', 'from', 'to', 'source', 'client_id']) {
+        const field = form.get(name);
+        const value = typeof field === 'string' ? field.trim() : '';
+        if (value) q.set(name, value);
+        else q.delete(name);
+      }
+      const flags = form.getAll('flags').map(String);
+      if (flags.length > 0) q.set('flags', flags.join(','));
+      else q.delete('flags');
+    });
+  };
+  const flags = new Set((query.get('flags') ?? '').split(',').filter(Boolean));
+  const status = query.get('status');
+  const items = [...(page?.items ?? []), ...more];
+  const total = page ? STATUSES.reduce((n, s) => n + page.counts[s], 0) : 0;
+
+  return (
+    <main class="list-page">
+      <div class="page-head">
+        <h1>Inspections</h1>
+        {me.user.role !== 'client_viewer' && (
+          <a class="button quiet" href="/portal/api/labels" download="labels-coco.json">
+            Export reviewed damages (COCO)
+          </a>
+        )}
+      </div>
+      <form class="filters" onSubmit={submit} role="search" aria-label="Search inspections">
+        {TEXT_FILTERS.map(([name, label, example]) => (
+          <div class="field" key={name}>
+            <label for={`f-${name}`}>{label}</label>
+            <input id={`f-${name}`} name={name} defaultValue={query.get(name) ?? ''} placeholder={`e.g. ${example}`} />
+          </div>
+        ))}
+        <div class="field">
+          <label for="f-source">Source</label>
+          <select id="f-source" name="source" defaultValue={query.get('source') ?? ''}>
+            <option value="">Any</option>
+            <option value="api">API upload</option>
+            <option value="link">Inspection link</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="f-from">From</label>
+          <input id="f-from" name="from" type="date" defaultValue={query.get('from') ?? ''} />
+        </div>
+        <div class="field">
+          <label for="f-to">To</label>
+          <input id="f-to" name="to" type="date" defaultValue={query.get('to') ?? ''} />
+        </div>
+        {operator && (
+          <div class="field">
+            <label for="f-client">Client</label>
+            <select id="f-client" name="client_id" defaultValue={query.get('client_id') ?? ''}>
+              <option value="">All clients</option>
+              {clients.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <fieldset class="flag-filter">
+          <legend>Flagged as</legend>
+          {SEARCH_FLAGS.map((flag) => (
+            <label key={flag} class="chip">
+              <input type="checkbox" name="flags" value={flag} defaultChecked={flags.has(flag)} />
+              {flagText(flag).label}
+            </label>
+          ))}
+        </fieldset>
+        <div class="actions">
+          <button type="submit" class="primary">
+            Search
+          </button>
+          <a class="button quiet" href="#/inspections">
+            Clear
+          </a>
+        </div>
+      </form>
+
+      <nav class="tabs" aria-label="Status">
+        <a href={listHref(without(query, 'status'))} aria-current={status ? undefined : 'page'}>
+          All <span class="count">{total}</span>
+        </a>
+        {STATUSES.map((s) => (
+          <a
+            key={s}
+            href={listHref(withValue(query, 'status', s))}
+            aria-current={status === s ? 'page' : undefined}
+          >
+            {STATUS_NAMES[s]} <span class="count">{page?.counts[s] ?? 0}</span>
+          </a>
+        ))}
+      </nav>
+
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {page && items.length === 0 && <p class="empty">No inspection matches this search.</p>}
+      {items.length > 0 && (
+        <table class="inspections">
+          <thead>
+            <tr>
+              <th scope="col">
+                <span class="sr-only">Photo</span>
+              </th>
+              <th scope="col">Case id</th>
+              {operator && <th scope="col">Client</th>}
+              <th scope="col">Plate</th>
+              <th scope="col">Flags</th>
+              <th scope="col">Status</th>
+              <th scope="col">Received</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={item.id}>
+                <td class="thumb">
+                  {item.has_thumbnail ? (
+                    <img src={`/portal/api/inspections/${item.id}/thumbnail`} alt="" loading="lazy" />
+                  ) : (
+                    <span class="no-thumb" aria-hidden="true" />
+                  )}
+                </td>
+                <td>
+                  <a href={inspectionHref(item.id)}>{item.case_id}</a>
+                  <span class="muted small">
+                    {' '}
+                    {sourceName(item.source)} · {item.media_count} item(s)
+                  </span>
+                </td>
+                {operator && <td>{item.client_name}</td>}
+                <td>{item.plate ?? <span class="muted">—</span>}</td>
+                <td>
+                  <FlagBadges flags={item.flags} />
+                </td>
+                <td>
+                  <span class={`status status-${item.status}`}>{STATUS_NAMES[item.status]}</span>
+                  {item.review_decision && (
+                    <span class={`status review-${item.review_decision}`}>
+                      {item.review_decision === 'accepted' ? 'Accepted' : 'Rejected'}
+                    </span>
+                  )}
+                </td>
+                <td>{when(item.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {cursor && (
+        <button type="button" class="more" onClick={() => void loadMore()}>
+          Show more
+        </button>
+      )}
+    </main>
+  );
+}
+
+function without(query: URLSearchParams, name: string) {
+  const next = new URLSearchParams(query);
+  next.delete(name);
+  next.delete('cursor');
+  return next;
+}
+
+function withValue(query: URLSearchParams, name: string, value: string) {
+  const next = without(query, name);
+  next.set(name, value);
+  return next;
+}

@@ -1,0 +1,136 @@
+// A shared report, for someone without an account: the inspection's summary, flags in words and photos
+// with what was found drawn on them, read only, and its PDF. The token stays in the page (it is sent in
+// a header, never in a URL), so photos and the PDF are fetched by the page and shown from blob: URLs.
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, objectUrl, type MediaItem, type Shared } from '../api.js';
+import { FlagList } from '../components/flag-badges.js';
+import { MediaDetails } from '../components/media-details.js';
+import { PhotoViewer } from '../components/photo-viewer.js';
+import { when } from '../format.js';
+
+export function SharedView({ token }: { token: string }) {
+  const headers = { 'x-share-token': token };
+  const [shared, setShared] = useState<Shared>();
+  const [problem, setProblem] = useState<string>();
+  const [downloading, setDownloading] = useState(false);
+
+  useEffect(() => {
+    api<Shared>('/shared', { headers }).then(setShared, (failure: unknown) =>
+      setProblem(
+        failure instanceof ApiError && failure.status === 410
+          ? 'This link has expired or was revoked. Ask the sender for a new one.'
+          : failure instanceof ApiError && failure.status === 404
+            ? 'This link is not valid. Check that you copied all of it.'
+            : 'The report cannot be shown right now. Try again later.',
+      ),
+    );
+  }, [token]);
+
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const url = await objectUrl('/shared/report.pdf', headers);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `inspection-${shared!.case_id}.pdf`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  if (problem)
+    return (
+      <main class="shared">
+        <h1>Inspection report</h1>
+        <p class="error" role="alert">
+          {problem}
+        </p>
+      </main>
+    );
+  if (!shared)
+    return (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    );
+  const { result } = shared;
+  return (
+    <main class="shared">
+      <div class="page-head">
+        <div>
+          <h1>Inspection {shared.case_id}</h1>
+          <p class="muted">
+            Shared by {shared.client_name} · read only · this link works until {when(shared.expires_at)}
+            {shared.blur ? ' · faces and licence plates are blurred' : ''}
+          </p>
+        </div>
+        <button type="button" class="primary" disabled={downloading} onClick={() => void download()}>
+          {downloading ? 'Preparing…' : 'Download PDF'}
+        </button>
+      </div>
+      <section class="panel" aria-labelledby="summary-title">
+        <h2 id="summary-title">Summary</h2>
+        <p>
+          {result.summary.images} photo(s), {result.summary.videos} video(s), {result.summary.damages}{' '}
+          damage(s).
+          {shared.review_decision && ` Reviewed: ${shared.review_decision}.`}
+        </p>
+        <FlagList flags={result.summary.flags} counts={result.summary.flag_counts} />
+      </section>
+      {result.media
+        .filter((m) => m.kind === 'image' && m.width > 0)
+        .map((item) => (
+          <SharedPhoto key={item.id} item={item} headers={headers} blur={shared.blur} />
+        ))}
+    </main>
+  );
+}
+
+function SharedPhoto({
+  item,
+  headers,
+  blur,
+}: {
+  item: MediaItem;
+  headers: Record<string, string>;
+  blur: boolean;
+}) {
+  const [src, setSrc] = useState<string>();
+  useEffect(() => {
+    let url: string | undefined;
+    void objectUrl(`/shared/media/${item.id}`, headers).then((made) => setSrc((url = made)));
+    return () => url && URL.revokeObjectURL(url);
+  }, [item.id]);
+  // On a blurred share the plate's reading is not shown either.
+  const shown: MediaItem =
+    blur && item.analysis.text ? { ...item, analysis: { ...item.analysis, text: undefined } } : item;
+  return (
+    <section class="shared-photo" aria-label={`Photo ${item.position + 1}`}>
+      <h2>
+        {item.position + 1}. {item.original_id ?? 'Photo'}
+      </h2>
+      <div class="columns">
+        <div class="main-col">
+          {src ? (
+            <PhotoViewer
+              src={src}
+              item={shown}
+              damages={item.analysis.damage?.damages ?? []}
+              editing={false}
+              selected={undefined}
+              onSelect={() => undefined}
+              onChange={() => undefined}
+            />
+          ) : (
+            <p class="loading">Loading the photo…</p>
+          )}
+        </div>
+        <aside class="side-col">
+          <MediaDetails item={shown} />
+        </aside>
+      </div>
+    </section>
+  );
+}

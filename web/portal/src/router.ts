@@ -1,0 +1,43 @@
+// Where the portal is: the part of the URL after `#`, so that a share token never reaches the server
+// in a URL and every page can be bookmarked.
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { page: 'list'; query: URLSearchParams }
+  | { page: 'inspection'; id: string; version: number | undefined; media: string | undefined }
+  | { page: 'share'; token: string };
+
+export function parseRoute(hash: string): Route {
+  const [path = '', search = ''] = hash.replace(/^#/, '').split('?');
+  const query = new URLSearchParams(search);
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'share' && parts[1]) return { page: 'share', token: parts[1] };
+  if (parts[0] === 'inspections' && parts[1]) {
+    const v = Number(query.get('v'));
+    return {
+      page: 'inspection',
+      id: decodeURIComponent(parts[1]),
+      version: Number.isInteger(v) && v > 0 ? v : undefined,
+      media: query.get('media') ?? undefined,
+    };
+  }
+  return { page: 'list', query };
+}
+
+export const listHref = (query: URLSearchParams) => `#/inspections${query.size > 0 ? `?${query}` : ''}`;
+export const inspectionHref = (id: string, options: { version?: number; media?: string } = {}) => {
+  const query = new URLSearchParams();
+  if (options.version) query.set('v', String(options.version));
+  if (options.media) query.set('media', options.media);
+  return `#/inspections/${encodeURIComponent(id)}${query.size > 0 ? `?${query}` : ''}`;
+};
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', update);
+    return () => removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}
