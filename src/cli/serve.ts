@@ -71,6 +71,10 @@ function printDemoClient(demo: DemoClient, config: Readonly<Config>): void {
         ['API reference', `${base}/docs (OpenAPI: ${base}/openapi.json)`],
         ['health', `${base}/healthz, ${base}/readyz, ${base}/metrics`],
         ['capture app', `${config.superappUrl}/#<token>`],
+        [
+          'results portal',
+          `${base}/portal/ (a user first: npx walkaround users create --email E --role operator)`,
+        ],
       ]),
       '',
       'Try it:',

@@ -62,14 +62,14 @@ describe.skipIf(!chromium)('portal in a browser', () => {
     await receiver.waitFor(2, 60_000); // received, completed
     const day = 24 * 3600 * 1000;
     for (const [i, caseId] of ['CLM-2026-0031', 'CLM-2026-0035', 'CLM-2026-0039'].entries())
-      await seedInspection(t, client.id, {
+      await seedInspection(t.deps, client.id, {
         caseId,
         plate: i === 1 ? 'AB-123-CD' : null,
         flags: i === 0 ? ['blurry', 'edited'] : i === 2 ? ['reused'] : [],
         photos: ['home.jpg', 'exif.jpg'],
         createdAt: Date.now() - (3 - i) * day,
       });
-    email = await portalUser(t, 'client_admin', client.id);
+    email = await portalUser(t.deps, 'client_admin', client.id);
     desk = await launchDesktop({ chromium: chromium! });
   }, 180_000);
   afterAll(async () => {

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { Value } from '@sinclair/typebox/value';
 import { InspectionResult } from '../../src/domain/result/index.js';
 import { summaryOf } from '../../src/domain/result/summary.js';
+import type { Deps } from '../../src/deps.js';
 import type { PortalRole } from '../../src/ports/database.js';
 import { createPortalUser } from '../../src/services/portal-users.js';
 import { storeResultVersion } from '../../src/services/results/store-result.js';
@@ -43,8 +44,11 @@ export interface Seeded {
 }
 
 /** An inspection of `clientId` with its photos stored and (unless pending) its result version 1. */
-export async function seedInspection(t: TestApp, clientId: string, options: SeedOptions): Promise<Seeded> {
-  const { deps } = t;
+export async function seedInspection(
+  deps: Pick<Deps, 'db' | 'storage' | 'now'>,
+  clientId: string,
+  options: SeedOptions,
+): Promise<Seeded> {
   const now = options.createdAt ?? deps.now();
   const id = crypto.randomUUID();
   const inspection = {
@@ -173,9 +177,9 @@ export async function seedInspection(t: TestApp, clientId: string, options: Seed
   return { id, mediaIds: media.map((m) => m.id) };
 }
 
-export async function portalUser(t: TestApp, role: PortalRole, clientId?: string) {
+export async function portalUser(deps: Pick<Deps, 'db' | 'now'>, role: PortalRole, clientId?: string) {
   const email = `${role}-${crypto.randomBytes(4).toString('hex')}@portal.test`;
-  await createPortalUser(t.deps, { email, password: PASSWORD, role, ...(clientId && { clientId }) });
+  await createPortalUser(deps, { email, password: PASSWORD, role, ...(clientId && { clientId }) });
   return email;
 }
 

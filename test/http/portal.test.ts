@@ -30,7 +30,7 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
     clientA = (await t.newClient({ name: 'Acme', webhookUrl: 'https://hooks.example.com/acme' })).id;
     clientB = (await t.newClient({ name: 'Bolt' })).id;
     const base = Date.parse('2026-11-20T10:00:00Z');
-    a = await seedInspection(t, clientA, {
+    a = await seedInspection(t.deps, clientA, {
       caseId: 'CLM-A-1',
       plate: 'AB-123-CD',
       flags: ['blurry'],
@@ -39,16 +39,20 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
       photos: ['home.jpg', 'exif.jpg'],
       createdAt: base,
     });
-    await seedInspection(t, clientA, { caseId: 'CLM-A-2', source: 'link', createdAt: base + DAY });
-    await seedInspection(t, clientA, { caseId: 'OTHER-3', flags: ['edited'], createdAt: base + 2 * DAY });
-    await seedInspection(t, clientA, { caseId: 'CLM-A-4', pending: true, createdAt: base + 3 * DAY });
-    b = await seedInspection(t, clientB, { caseId: 'CLM-B-1', plate: 'XY-999-ZZ', createdAt: base });
+    await seedInspection(t.deps, clientA, { caseId: 'CLM-A-2', source: 'link', createdAt: base + DAY });
+    await seedInspection(t.deps, clientA, {
+      caseId: 'OTHER-3',
+      flags: ['edited'],
+      createdAt: base + 2 * DAY,
+    });
+    await seedInspection(t.deps, clientA, { caseId: 'CLM-A-4', pending: true, createdAt: base + 3 * DAY });
+    b = await seedInspection(t.deps, clientB, { caseId: 'CLM-B-1', plate: 'XY-999-ZZ', createdAt: base });
     const users = {
-      operator: await portalUser(t, 'operator'),
-      adminA: await portalUser(t, 'client_admin', clientA),
-      viewerA: await portalUser(t, 'client_viewer', clientA),
-      adminB: await portalUser(t, 'client_admin', clientB),
-      viewerB: await portalUser(t, 'client_viewer', clientB),
+      operator: await portalUser(t.deps, 'operator'),
+      adminA: await portalUser(t.deps, 'client_admin', clientA),
+      viewerA: await portalUser(t.deps, 'client_viewer', clientA),
+      adminB: await portalUser(t.deps, 'client_admin', clientB),
+      viewerB: await portalUser(t.deps, 'client_viewer', clientB),
     };
     for (const [name, email] of Object.entries(users)) sessions[name] = await signInAs(t, email);
   }, 120_000);
@@ -65,7 +69,7 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
 
   describe('signing in', () => {
     it('sets an httpOnly, SameSite=Lax session cookie scoped to /portal, and answers who is signed in', async () => {
-      const email = await portalUser(t, 'client_viewer', clientA);
+      const email = await portalUser(t.deps, 'client_viewer', clientA);
       const res = await t.app.inject({
         method: 'POST',
         url: '/portal/api/session',
@@ -88,7 +92,7 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
     });
 
     it('answers an unknown e-mail and a wrong password alike, in about the same time', async () => {
-      const email = await portalUser(t, 'client_viewer', clientA);
+      const email = await portalUser(t.deps, 'client_viewer', clientA);
       const timed = async (payload: object) => {
         const started = performance.now();
         const res = await t.app.inject({
@@ -116,7 +120,7 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
     });
 
     it('limits failures per account, then refuses even the right password with 429 and Retry-After', async () => {
-      const email = await portalUser(t, 'client_viewer', clientA);
+      const email = await portalUser(t.deps, 'client_viewer', clientA);
       for (let i = 0; i < 5; i++) {
         const res = await t.app.inject({
           method: 'POST',
@@ -152,7 +156,7 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
     });
 
     it('gives a new session id at sign-in (the one held before ends), and signing out ends the session', async () => {
-      const email = await portalUser(t, 'client_viewer', clientA);
+      const email = await portalUser(t.deps, 'client_viewer', clientA);
       const first = await signInAs(t, email);
       const again = await t.app.inject({
         method: 'POST',
@@ -180,7 +184,7 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
     });
 
     it('ends a session after its idle time and at its absolute end', async () => {
-      const email = await portalUser(t, 'client_viewer', clientA);
+      const email = await portalUser(t.deps, 'client_viewer', clientA);
       const session = await signInAs(t, email);
       const token = session.cookie.split('=')[1];
       const at = (offset: number) => ({ ...t.deps.portalSessions, now: () => Date.now() + offset });
@@ -369,7 +373,7 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
 
   describe('review', () => {
     it('saves a new version with the reviewer, keeps version 1 readable, and sends inspection.reviewed', async () => {
-      const seeded = await seedInspection(t, clientA, {
+      const seeded = await seedInspection(t.deps, clientA, {
         caseId: 'REVIEW-1',
         damages: [{ part: 'door', type: 'dent', box: { x: 0.1, y: 0.1, width: 0.2, height: 0.2 } }],
       });
@@ -454,13 +458,13 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
     });
 
     it('refuses a review of an inspection not analysed yet, and a box outside the photo', async () => {
-      const pending = await seedInspection(t, clientA, { caseId: 'PENDING', pending: true });
+      const pending = await seedInspection(t.deps, clientA, { caseId: 'PENDING', pending: true });
       const res = await send('POST', `/portal/api/inspections/${pending.id}/review`, sessions.adminA, {
         base_version: 1,
         decision: 'accepted',
       });
       expect(res.statusCode).toBe(409);
-      const seeded = await seedInspection(t, clientA, { caseId: 'BAD-BOX' });
+      const seeded = await seedInspection(t.deps, clientA, { caseId: 'BAD-BOX' });
       const bad = await send('POST', `/portal/api/inspections/${seeded.id}/review`, sessions.adminA, {
         base_version: 1,
         decision: null,
@@ -574,7 +578,7 @@ describe('portal over https', () => {
   afterAll(() => t?.close());
 
   it('marks the session cookie Secure', async () => {
-    const email = await portalUser(t, 'operator');
+    const email = await portalUser(t.deps, 'operator');
     const res = await t.app.inject({
       method: 'POST',
       url: '/portal/api/session',

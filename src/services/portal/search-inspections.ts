@@ -5,7 +5,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { AppError } from '../../domain/errors.js';
 import { compactReading, type ResultDigest } from '../../domain/result/digest.js';
-import type { Db, InspectionStatus, Tables } from '../../ports/database.js';
+import type { Db, InspectionFactsTable, InspectionStatus, Tables } from '../../ports/database.js';
 import { clientScope } from './access.js';
 import type { PortalCaller } from './sessions.js';
 
@@ -56,18 +56,44 @@ export interface InspectionPage {
   counts: Record<InspectionStatus, number>;
 }
 
-type Query = SelectQueryBuilder<Tables, 'inspections', object>;
+/**
+ * The query's rows: the inspections, or (when the search names a plate, VIN or flag) the leading fact
+ * joined to its inspection, so that both databases read the facts' index in date order and stop at the
+ * page's end instead of sorting every match (docs/portal.md#search).
+ */
+type Query = SelectQueryBuilder<Tables & { lead: InspectionFactsTable }, 'inspections' | 'lead', object>;
 
-export async function searchInspections(
-  db: Db,
-  caller: PortalCaller,
-  search: InspectionSearch,
-): Promise<InspectionPage> {
+interface FactFilter {
+  kind: 'flag' | 'plate' | 'vin';
+  value: string;
+  prefix: boolean;
+}
+
+/**
+ * The two queries of a search: the page (newest first, one row more than asked, to know whether there is
+ * a next page) and the count per status. Built apart so that the portal bench can show their plans.
+ */
+export function searchQueries(db: Db, caller: Pick<PortalCaller, 'clientId'>, search: InspectionSearch) {
   const limit = Math.min(Math.max(search.limit ?? PAGE_SIZE, 1), 200);
   const client = clientScope(caller, search.clientId);
-  const filtered = (query: Query): Query => narrow(query, client, search);
+  const [lead, ...others] = factFilters(search);
+  const order = lead
+    ? { at: 'lead.created_at' as const, id: 'lead.inspection_id' as const }
+    : { at: 'inspections.created_at' as const, id: 'inspections.id' as const };
+  const rows = (): Query => {
+    if (!lead) return db.selectFrom('inspections');
+    let q = db
+      .selectFrom('inspection_facts as lead')
+      .innerJoin('inspections', 'inspections.id', 'lead.inspection_id')
+      .where('lead.kind', '=', lead.kind) as unknown as Query;
+    if (client !== undefined) q = q.where('lead.client_id', '=', client);
+    return q.where(
+      lead.prefix ? startsWith('lead.value', lead.value) : sql<SqlBool>`lead.value = ${lead.value}`,
+    );
+  };
+  const filtered = () => narrow(rows(), client, search, order.at, others);
 
-  let page = filtered(db.selectFrom('inspections'))
+  let page = filtered()
     .innerJoin('clients', 'clients.id', 'inspections.client_id')
     .select([
       'inspections.id',
@@ -80,26 +106,41 @@ export async function searchInspections(
       'inspections.digest',
       'inspections.review_decision',
     ])
-    .orderBy('inspections.created_at', 'desc')
-    .orderBy('inspections.id', 'desc')
+    .orderBy(order.at, 'desc')
+    .orderBy(order.id, 'desc')
     .limit(limit + 1);
   if (search.status) page = page.where('inspections.status', '=', search.status);
   if (search.cursor) {
     const [at, id] = decodeCursor(search.cursor);
     page = page.where((eb) =>
-      eb.or([
-        eb('inspections.created_at', '<', at),
-        eb.and([eb('inspections.created_at', '=', at), eb('inspections.id', '<', id)]),
-      ]),
+      eb.or([eb(order.at, '<', at), eb.and([eb(order.at, '=', at), eb(order.id, '<', id)])]),
     );
   }
-  const [rows, counted] = await Promise.all([
-    page.execute(),
-    filtered(db.selectFrom('inspections'))
-      .select(['inspections.status', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('inspections.status')
-      .execute(),
-  ]);
+  const counts = filtered()
+    .select(['inspections.status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('inspections.status');
+  return { page, counts, limit };
+}
+
+function factFilters(search: InspectionSearch): FactFilter[] {
+  const facts: FactFilter[] = [];
+  // A plate or VIN first: the most selective, so the one to read the index by.
+  const plate = compactReading(search.plate ?? '');
+  const vin = compactReading(search.vin ?? '');
+  if (plate) facts.push({ kind: 'plate', value: plate, prefix: true });
+  if (vin) facts.push({ kind: 'vin', value: vin, prefix: true });
+  for (const flag of search.flags ?? []) facts.push({ kind: 'flag', value: flag, prefix: false });
+  return facts;
+}
+
+export async function searchInspections(
+  db: Db,
+  caller: PortalCaller,
+  search: InspectionSearch,
+): Promise<InspectionPage> {
+  const queries = searchQueries(db, caller, search);
+  const { limit } = queries;
+  const [rows, counted] = await Promise.all([queries.page.execute(), queries.counts.execute()]);
 
   const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<InspectionStatus, number>;
   for (const row of counted) counts[row.status] = Number(row.n);
@@ -131,23 +172,22 @@ export async function searchInspections(
   };
 }
 
-/** Every filter but the status and the cursor. */
-function narrow(query: Query, client: string | undefined, search: InspectionSearch): Query {
+/** Every filter but the status and the cursor; `at` is the creation time column the rows are read by. */
+function narrow(
+  query: Query,
+  client: string | undefined,
+  search: InspectionSearch,
+  at: 'inspections.created_at' | 'lead.created_at',
+  facts: FactFilter[],
+): Query {
   let q = query;
   if (client !== undefined) q = q.where('inspections.client_id', '=', client);
   const caseId = search.caseId?.trim();
   if (caseId) q = q.where(startsWith('inspections.case_id', caseId));
   if (search.source === 'link') q = q.where('inspections.source', '=', 'link');
   if (search.source === 'api') q = q.where('inspections.source', 'in', ['urls', 'file']);
-  if (search.from !== undefined) q = q.where('inspections.created_at', '>=', search.from);
-  if (search.to !== undefined) q = q.where('inspections.created_at', '<', search.to);
-  const facts: { kind: 'flag' | 'plate' | 'vin'; value: string; prefix: boolean }[] = [
-    ...(search.flags ?? []).map((flag) => ({ kind: 'flag' as const, value: flag, prefix: false })),
-  ];
-  const plate = compactReading(search.plate ?? '');
-  const vin = compactReading(search.vin ?? '');
-  if (plate) facts.push({ kind: 'plate', value: plate, prefix: true });
-  if (vin) facts.push({ kind: 'vin', value: vin, prefix: true });
+  if (search.from !== undefined) q = q.where(at, '>=', search.from);
+  if (search.to !== undefined) q = q.where(at, '<', search.to);
   for (const fact of facts) {
     q = q.where('inspections.id', 'in', (eb) => {
       let sub = eb

@@ -60,17 +60,25 @@ export function portal() {
       await db.schema.alterTable('inspections').addColumn('review_decision', 'text').execute();
       await db.schema.alterTable('inspections').addColumn('reviewed_at', 'bigint').execute();
       // The list: newest first, per client (client users) or across clients (operators), with a stable
-      // order for keyset pagination; and the search by case id.
+      // order for keyset pagination, and the status in the index so that the counts per status are read
+      // from it alone; and the search by case id.
       await db.schema.dropIndex('inspections_client_created').execute();
       await db.schema
         .createIndex('inspections_client_created')
         .on('inspections')
-        .columns(['client_id', 'created_at', 'id'])
+        .columns(['client_id', 'created_at', 'id', 'status'])
         .execute();
       await db.schema
         .createIndex('inspections_created')
         .on('inspections')
-        .columns(['created_at', 'id'])
+        .columns(['created_at', 'id', 'status'])
+        .execute();
+      // A search by fact reads each match's status (the counts) from this index alone, never from the
+      // inspection's row, which carries its whole result.
+      await db.schema
+        .createIndex('inspections_status')
+        .on('inspections')
+        .columns(['id', 'status', 'client_id'])
         .execute();
       await db.schema
         .createIndex('inspections_client_case')
@@ -93,12 +101,12 @@ export function portal() {
       await db.schema
         .createIndex('inspection_facts_client')
         .on('inspection_facts')
-        .columns(['client_id', 'kind', 'value', 'created_at'])
+        .columns(['client_id', 'kind', 'value', 'created_at', 'inspection_id'])
         .execute();
       await db.schema
         .createIndex('inspection_facts_all')
         .on('inspection_facts')
-        .columns(['kind', 'value', 'created_at'])
+        .columns(['kind', 'value', 'created_at', 'inspection_id'])
         .execute();
 
       await db.schema

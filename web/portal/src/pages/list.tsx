@@ -87,7 +87,12 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
         {TEXT_FILTERS.map(([name, label, example]) => (
           <div class="field" key={name}>
             <label for={`f-${name}`}>{label}</label>
-            <input id={`f-${name}`} name={name} defaultValue={query.get(name) ?? ''} placeholder={`e.g. ${example}`} />
+            <input
+              id={`f-${name}`}
+              name={name}
+              defaultValue={query.get(name) ?? ''}
+              placeholder={`e.g. ${example}`}
+            />
           </div>
         ))}
         <div class="field">
