@@ -1,5 +1,6 @@
-// Composition root: the one place that picks adapters from the configuration.
-import { Redis } from 'ioredis';
+// Composition root: the one place that picks adapters from the configuration. The adapters only some
+// configurations use (S3, Redis, graphile-worker on PostgreSQL) are loaded when chosen, so that the CLI
+// and the embedded default start without them.
 import type { Config } from './config.js';
 import { createSecretBox, loadMasterKey } from './adapters/crypto/secret-box.js';
 import type { SecretBox } from './ports/secret-box.js';
@@ -15,11 +16,8 @@ import { createJsonSms } from './adapters/notify/sms-json.js';
 import { createTwilioSms } from './adapters/notify/sms-twilio.js';
 import { createSmtpSender } from './adapters/notify/smtp.js';
 import { createDbQueue } from './adapters/queue/db-queue.js';
-import { createGraphileQueue } from './adapters/queue/graphile-queue.js';
 import { createUploadQuota } from './adapters/rate-limit/upload-quota.js';
 import { createDiskStorage } from './adapters/storage/disk.js';
-import { createS3Storage } from './adapters/storage/s3.js';
-import { createTusS3Staging } from './adapters/storage/tus-s3-staging.js';
 import { createTusStaging } from './adapters/storage/tus-staging.js';
 import type { ActionLimiter, AttemptLimiter } from './ports/attempt-limiter.js';
 import type { CaptureStaging } from './ports/capture-staging.js';
@@ -93,8 +91,10 @@ export async function createQueue(
   config: Readonly<Config>,
 ) {
   const { driver } = base.database;
-  if (driver.kind === 'postgres')
+  if (driver.kind === 'postgres') {
+    const { createGraphileQueue } = await import('./adapters/queue/graphile-queue.js');
     return createGraphileQueue({ ...base, pool: driver.handle, deadAfterMs: config.jobLeaseMs });
+  }
   return createDbQueue({ ...base, dialect: base.database.dialect, leaseMs: config.jobLeaseMs });
 }
 
@@ -102,18 +102,19 @@ export async function createQueue(
  * Where unfinished capture uploads wait: in the S3 bucket when media go to S3 (any api process can resume
  * any upload), else on the local disk under DATA_DIR (shared by the api processes only if DATA_DIR is).
  */
-function createCaptureStaging(config: Readonly<Config>, logger: Logger): CaptureStaging {
+async function createCaptureStaging(config: Readonly<Config>, logger: Logger): Promise<CaptureStaging> {
   const common = { ttlMs: UNFINISHED_CAPTURE_TTL_MS, logger };
-  return config.s3
-    ? createTusS3Staging({ s3: config.s3, ...common })
-    : createTusStaging({ directory: path.join(config.dataDir, 'capture-uploads'), ...common });
+  if (!config.s3)
+    return createTusStaging({ directory: path.join(config.dataDir, 'capture-uploads'), ...common });
+  const { createTusS3Staging } = await import('./adapters/storage/tus-s3-staging.js');
+  return createTusS3Staging({ s3: config.s3, ...common });
 }
 
 /** Media storage of the configuration: an S3-compatible bucket, else the local disk. */
-export function createStorage(config: Readonly<Config>): MediaStorage {
-  return config.s3
-    ? createS3Storage(config.s3)
-    : createDiskStorage({ root: path.join(config.dataDir, 'media') });
+export async function createStorage(config: Readonly<Config>): Promise<MediaStorage> {
+  if (!config.s3) return createDiskStorage({ root: path.join(config.dataDir, 'media') });
+  const { createS3Storage } = await import('./adapters/storage/s3.js');
+  return createS3Storage(config.s3);
 }
 
 /**
@@ -160,7 +161,9 @@ export async function buildDeps(
   opts: { logDestination?: DestinationStream } = {},
 ): Promise<Deps> {
   const base = await buildStorageDeps(config, { migrate: true, ...opts });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
+    : undefined;
   redis?.on('error', (err) => base.logger.warn({ err }, 'redis connection error'));
   try {
     await ensureSigningKey(base, {
@@ -200,13 +203,13 @@ export async function buildDeps(
     );
     const deps: Deps = {
       ...base,
-      storage: createStorage(config),
+      storage: await createStorage(config),
       queue: await createQueue(base, config),
       uploadQuota: createUploadQuota({ database: base.database, redis }),
       safeFetch: createSafeFetch(config.outbound),
       notifier: createNotifierFor(config),
       analysisAvailable: analysisAvailability(base),
-      captureStaging: createCaptureStaging(config, base.logger),
+      captureStaging: await createCaptureStaging(config, base.logger),
       photoQuality: createQualityPool(),
       scratchDir: path.join(config.dataDir, 'tmp'),
       keys,

@@ -31,7 +31,7 @@ export function labelsCommand(): Command {
       withStorage(async (deps) => {
         const coco = await exportLabels(deps, { clientId: o.client ?? null, since: o.since });
         if (o.images) {
-          const storage = createStorage(deps.config);
+          const storage = await createStorage(deps.config);
           fs.mkdirSync(o.images, { recursive: true });
           for (const image of coco.images)
             await pipeline(

@@ -3,9 +3,7 @@ import closeWithGrace from 'close-with-grace';
 import { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
-import { buildApp, buildHealthApp, buildUrlgenApp } from '../http/app.js';
 import { createDemoClientOnce, type DemoClient } from '../services/bootstrap.js';
-import { startWorker } from '../workers/run.js';
 import { table } from './context.js';
 import { oneOf } from './options.js';
 
@@ -19,6 +17,9 @@ export function serveCommand(): Command {
     .description('run the service (HTTP API and background worker by default)')
     .option('--role <role>', 'api, worker or all', oneOf<Role>('api', 'worker', 'all'), 'all')
     .action(async (o: { role: Role }) => {
+      // Loaded here, not with the CLI: every other command starts without the HTTP app and the worker.
+      const { buildApp, buildHealthApp, buildUrlgenApp } = await import('../http/app.js');
+      const { startWorker } = await import('../workers/run.js');
       const config = loadConfig();
       const deps = await buildDeps(config);
       const demo = await createDemoClientOnce(deps);

@@ -435,6 +435,12 @@ export const catalogue = {
     surface: 'plain',
     when: 'A review, report or share of an inspection that is not analysed yet.',
   },
+  RANGE_NOT_SATISFIABLE: {
+    status: 416,
+    message: 'Range not satisfiable: the file has <size> bytes',
+    surface: 'plain',
+    when: 'A `Range` request for bytes a media file does not have.',
+  },
   SHARE_LINK_GONE: {
     status: 410,
     message: 'This link has expired or was revoked',

@@ -22,6 +22,12 @@ export interface StagedObject {
   discard(): Promise<void>;
 }
 
+/** Bytes `start` to `end` of an object, both included (as in an HTTP `Range` header). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface MediaStorage {
   /**
    * Streams `source` into a staging area while hashing it. Nothing is visible under a content address
@@ -35,8 +41,11 @@ export interface MediaStorage {
    * limit, a client gone), the promise rejects with that error and nothing is left behind.
    */
   put(source: Readable): Promise<StoredObject>;
-  /** The object's bytes as a stream; rejects with `ObjectNotFoundError` when there is none. */
-  get(key: string): Promise<Readable>;
+  /**
+   * The object's bytes as a stream, or only bytes `start` to `end` (inclusive, within the object) of it;
+   * rejects with `ObjectNotFoundError` when there is none.
+   */
+  get(key: string, range?: ByteRange): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   /** Removes the object; a missing object is not an error. */
   delete(key: string): Promise<void>;

@@ -18,6 +18,7 @@ import {
   type Phone,
 } from '../helpers/browser.js';
 import { photo } from '../helpers/media.js';
+import { makeMp4 } from '../helpers/video.js';
 import { PASSWORD, portalUser, seedInspection } from '../helpers/portal.js';
 import { uploadClient } from '../helpers/upload-client.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -34,6 +35,7 @@ describe.skipIf(!chromium)('portal in a browser', () => {
   let receiver: Receiver;
   let desk: Phone;
   let email: string;
+  let apiKey: string;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-portal-'));
 
   beforeAll(async () => {
@@ -47,6 +49,7 @@ describe.skipIf(!chromium)('portal in a browser', () => {
       webhookUrl: `http://media.test:${receiver.port}/hooks`,
     });
     secret.value = client.webhookSecret;
+    apiKey = client.apiKey;
     // One inspection through the real upload and analysis; others written as the analysis writes them.
     const api = uploadClient(base);
     const c = await api.credentials(client.apiKey);
@@ -208,4 +211,41 @@ describe.skipIf(!chromium)('portal in a browser', () => {
       await phone.close();
     }
   }, 60_000);
+
+  it('shows a reused photo beside the one it was reused from, and a video with its keyframes', async () => {
+    const api = uploadClient(base);
+    const before = receiver.received.length;
+    const video = await makeMp4(dir, 'walkaround.mp4', 4, '4M', 'libx264');
+    for (const [caseId, file] of [
+      ['CLM-2026-0050', { name: 'rear-again.jpg', content: photo('licenseplate_motion.jpg') }],
+      ['CLM-2026-0051', { name: 'walkaround.mp4', content: fs.readFileSync(video) }],
+    ] as const) {
+      const c = await api.credentials(apiKey);
+      const upload = await api.files(c.refresh_token, { type: 'file', session: c.session, case_id: caseId }, [
+        file,
+      ]);
+      expect(upload.body).toMatchObject({ status: 'success' });
+    }
+    await receiver.waitFor(before + 4, 60_000);
+    const { page } = desk;
+    await page.goto(`${base}/portal/#/inspections`);
+    await page.click('text=CLM-2026-0050');
+    await page.waitForSelector('.reuse .side-by-side');
+    await page.waitForFunction(ALL_IMAGES_LOADED);
+    expect(await page.textContent('.reuse')).toContain('The other inspection');
+    await expectAccessible(page, 'inspection with a reused photo');
+    await screenshot(page, 'portal', 'reused', { fullPage: true });
+
+    // The reused photo's link opens the inspection it came from.
+    await page.click('.reuse a');
+    await page.waitForSelector('h1:has-text("CLM-2026-0042")');
+
+    await page.goto(`${base}/portal/#/inspections`);
+    await page.click('text=CLM-2026-0051');
+    await page.waitForSelector('.video video');
+    await page.waitForSelector('.keyframes img');
+    await page.waitForFunction(ALL_IMAGES_LOADED);
+    await expectAccessible(page, 'inspection with a video');
+    await screenshot(page, 'portal', 'video');
+  }, 120_000);
 });

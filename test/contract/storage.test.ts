@@ -127,6 +127,17 @@ describe.each(Object.keys(ADAPTERS) as (keyof typeof ADAPTERS)[])('media storage
     expect(await h.storage.exists(stored.key)).toBe(true);
   });
 
+  it('returns a byte range of an object (a video seeked to)', async () => {
+    const data = crypto.randomBytes(200_000);
+    const stored = await h.storage.put(Readable.from([data]));
+    expect(await read(await h.storage.get(stored.key, { start: 1000, end: 1999 }))).toEqual(
+      data.subarray(1000, 2000),
+    );
+    expect(await read(await h.storage.get(stored.key, { start: 199_990, end: 199_999 }))).toEqual(
+      data.subarray(199_990),
+    );
+  });
+
   it('stores an empty object', async () => {
     const stored = await h.storage.put(Readable.from([]));
     expect(stored).toMatchObject({ sha256: sha256(Buffer.alloc(0)), bytes: 0 });

@@ -7,7 +7,14 @@ import ffmpeg from '@ffmpeg-installer/ffmpeg';
 const run = promisify(execFile);
 
 /** A test-pattern MP4 of `seconds` seconds; `bitrate` (e.g. '4M') makes it big enough for the upload limits. */
-export async function makeMp4(dir: string, name: string, seconds: number, bitrate = '4M'): Promise<string> {
+export async function makeMp4(
+  dir: string,
+  name: string,
+  seconds: number,
+  bitrate = '4M',
+  /** `mpeg4` (quick to encode) or `libx264` (H.264, as phones record, and what browsers play). */
+  codec: 'mpeg4' | 'libx264' = 'mpeg4',
+): Promise<string> {
   const file = path.join(dir, name);
   await run(ffmpeg.path, [
     '-y',
@@ -18,7 +25,7 @@ export async function makeMp4(dir: string, name: string, seconds: number, bitrat
     '-i',
     `testsrc2=duration=${seconds}:size=1280x720:rate=25`,
     '-c:v',
-    'mpeg4',
+    codec,
     '-b:v',
     bitrate,
     '-pix_fmt',

@@ -316,6 +316,31 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
     });
   });
 
+  describe('media', () => {
+    it('answers byte ranges of an original (a video player seeking), and 416 past its end', async () => {
+      const url = `/portal/api/inspections/${a.id}/media/${a.mediaIds[0]}`;
+      const whole = await get(url, sessions.viewerA);
+      expect(whole.statusCode).toBe(200);
+      expect(whole.headers).toMatchObject({
+        'accept-ranges': 'bytes',
+        'content-length': String(whole.rawPayload.length),
+      });
+      const size = whole.rawPayload.length;
+      const part = await get(url, sessions.viewerA, { range: 'bytes=100-199' });
+      expect(part.statusCode).toBe(206);
+      expect(part.headers['content-range']).toBe(`bytes 100-199/${size}`);
+      expect(part.rawPayload).toEqual(whole.rawPayload.subarray(100, 200));
+      const tail = await get(url, sessions.viewerA, { range: 'bytes=-10' });
+      expect(tail.rawPayload).toEqual(whole.rawPayload.subarray(size - 10));
+      const open = await get(url, sessions.viewerA, { range: `bytes=${size - 5}-` });
+      expect(open.headers['content-range']).toBe(`bytes ${size - 5}-${size - 1}/${size}`);
+      const beyond = await get(url, sessions.viewerA, { range: `bytes=${size}-` });
+      expect(beyond.statusCode).toBe(416);
+      // Another client's user gets no range either.
+      expect((await get(url, sessions.viewerB, { range: 'bytes=0-9' })).statusCode).toBe(404);
+    });
+  });
+
   describe('search', () => {
     const search = async (query: string, session = sessions.adminA!) =>
       (await get(`/portal/api/inspections?${query}`, session)).json<{

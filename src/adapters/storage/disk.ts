@@ -60,7 +60,7 @@ export function createDiskStorage(opts: { root: string }): MediaStorage {
       return (await storage.stage(source)).commit();
     },
 
-    async get(key) {
+    async get(key, range) {
       const file = fileOf(key);
       if (!file) throw new ObjectNotFoundError(key);
       // Opened before returning, so a missing object is an ObjectNotFoundError and not a stream error.
@@ -71,7 +71,7 @@ export function createDiskStorage(opts: { root: string }): MediaStorage {
         await handle.close();
         throw new ObjectNotFoundError(key);
       }
-      return handle.createReadStream();
+      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
     },
 
     async exists(key) {

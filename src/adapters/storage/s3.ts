@@ -111,11 +111,17 @@ export function createS3Storage(settings: S3Settings): MediaStorage {
       return (await storage.stage(source)).commit();
     },
 
-    async get(key) {
+    async get(key, range) {
       // An empty key would address the bucket itself (its listing would come back as the object).
       if (!key) throw new ObjectNotFoundError(key);
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+        const object = await client.send(
+          new GetObjectCommand({
+            Bucket,
+            Key: key,
+            ...(range && { Range: `bytes=${range.start}-${range.end}` }),
+          }),
+        );
         // In Node the SDK's body is an http.IncomingMessage (a Readable) with helper methods mixed in.
         return object.Body as Readable;
       } catch (error) {

@@ -12,7 +12,12 @@ import type { InspectionResult } from '../../domain/result/index.js';
 import { requireChange, visibleInspection } from '../../services/portal/access.js';
 import { inspectionPage } from '../../services/portal/inspection-page.js';
 import { exportLabels } from '../../services/portal/labels.js';
-import { coverThumbnail, mediaFile, type MediaFile } from '../../services/portal/media-files.js';
+import {
+  coverThumbnail,
+  mediaFile,
+  type MediaFile,
+  type RangeRequest,
+} from '../../services/portal/media-files.js';
 import { renderReport } from '../../services/portal/report.js';
 import { saveReview } from '../../services/portal/review.js';
 import { searchInspections } from '../../services/portal/search-inspections.js';
@@ -92,7 +97,29 @@ const ReviewBody = Type.Object(
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 export async function sendFile(reply: FastifyReply, file: MediaFile, cache = 'private, max-age=300') {
-  return reply.header('content-type', file.mime).header('cache-control', cache).send(file.body);
+  void reply.header('content-type', file.mime).header('cache-control', cache);
+  if (file.size !== undefined) void reply.header('accept-ranges', 'bytes');
+  if (file.range && file.size !== undefined) {
+    const { start, end } = file.range;
+    return reply
+      .status(206)
+      .header('content-range', `bytes ${start}-${end}/${file.size}`)
+      .header('content-length', String(end - start + 1))
+      .send(file.body);
+  }
+  if (file.size !== undefined) void reply.header('content-length', String(file.size));
+  return reply.send(file.body);
+}
+
+/**
+ * The one range of a `Range: bytes=…` header (a video player seeking); undefined for none, or for what
+ * this service does not serve as a range (several ranges, other units): those get the whole file.
+ */
+export function rangeOf(header: string | undefined): RangeRequest | undefined {
+  const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  if (match[1] === '') return { suffix: Number(match[2]) };
+  return { start: Number(match[1]), ...(match[2] !== '' && { end: Number(match[2]) }) };
 }
 
 export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -172,7 +199,11 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
     },
     async (request, reply) => {
       const inspection = await visibleInspection(deps.db, callerPortal(request), request.params.id);
-      return sendFile(reply, await mediaFile(deps, inspection, request.params.mediaId, 'original'));
+      const range = rangeOf(request.headers.range);
+      return sendFile(
+        reply,
+        await mediaFile(deps, inspection, request.params.mediaId, 'original', { range }),
+      );
     },
   );
 
@@ -332,7 +363,7 @@ export async function sendReport(
     .where('id', '=', inspection.client_id)
     .executeTakeFirstOrThrow();
   const result = JSON.parse(inspection.result) as InspectionResult;
-  const pdf = renderReport(deps, { inspection, result, clientName: client.name, blur });
+  const pdf = await renderReport(deps, { inspection, result, clientName: client.name, blur });
   const name = `inspection-${result.case_id.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf`;
   return reply
     .header('content-type', 'application/pdf')

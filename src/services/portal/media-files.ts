@@ -7,13 +7,20 @@ import { AppError } from '../../domain/errors.js';
 import type { ResultDigest } from '../../domain/result/digest.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { Db, InspectionRow } from '../../ports/database.js';
-import type { MediaStorage } from '../../ports/media-storage.js';
+import type { ByteRange, MediaStorage } from '../../ports/media-storage.js';
 import { privacyRegions, type Box } from './privacy-regions.js';
 
 export interface MediaFile {
   body: Readable;
   mime: string;
+  /** The whole file's size, when known (originals): the answer's length, and what ranges refer to. */
+  size?: number;
+  /** The part of it `body` holds, for a range request. */
+  range?: ByteRange;
 }
+
+/** A `Range: bytes=…` request as asked: `start-end`, `start-` or the last `suffix` bytes. */
+export type RangeRequest = { start: number; end?: number } | { suffix: number };
 
 /** Long side of a blurred photo: a shared view needs no more, and the blur is cheaper. */
 const BLURRED_MAX_SIDE = 1600;
@@ -34,11 +41,11 @@ export async function mediaFile(
   inspection: InspectionRow,
   mediaId: string,
   variant: 'original' | 'thumbnail',
-  options: { blur?: boolean } = {},
+  options: { blur?: boolean; range?: RangeRequest | undefined } = {},
 ): Promise<MediaFile> {
   const row = await deps.db
     .selectFrom('media')
-    .select(['storage_key', 'mime', 'kind'])
+    .select(['storage_key', 'mime', 'kind', 'bytes'])
     .where('id', '=', mediaId)
     .where('inspection_id', '=', inspection.id)
     .where('client_id', '=', inspection.client_id)
@@ -51,8 +58,25 @@ export async function mediaFile(
     return options.blur ? blurred(body, privacyRegions(item)) : { body, mime: 'image/jpeg' };
   }
   if (options.blur && row.kind === 'video') throw new AppError('NOT_FOUND');
-  const body = await deps.storage.get(row.storage_key);
-  return options.blur ? blurred(body, item ? privacyRegions(item) : []) : { body, mime: row.mime };
+  if (options.blur) return blurred(await deps.storage.get(row.storage_key), item ? privacyRegions(item) : []);
+  const range = options.range && byteRange(options.range, row.bytes);
+  return {
+    body: await deps.storage.get(row.storage_key, range),
+    mime: row.mime,
+    size: row.bytes,
+    ...(range && { range }),
+  };
+}
+
+/** The bytes a range request asks of a file of `size` bytes; RANGE_NOT_SATISFIABLE when none of them. */
+function byteRange(request: RangeRequest, size: number): ByteRange {
+  const range =
+    'suffix' in request
+      ? { start: Math.max(0, size - request.suffix), end: size - 1 }
+      : { start: request.start, end: Math.min(request.end ?? size - 1, size - 1) };
+  if (size === 0 || range.start > range.end || range.start >= size)
+    throw new AppError('RANGE_NOT_SATISFIABLE', { params: { size: String(size) } });
+  return range;
 }
 
 function resultItem(inspection: InspectionRow, mediaId: string) {

@@ -1,7 +1,6 @@
 // The inspection's PDF report (docs/portal.md#the-pdf-report, ADR 9): summary, flags in words, every
 // photo with its boxes drawn and its metadata, and the reviewer. Written with PDFKit, a page at a time
 // as the photos are read (one photo in memory at a time), into a stream the route sends as it grows.
-import PDFDocument from 'pdfkit';
 import { flagText } from '../../domain/flags.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { Db, InspectionRow } from '../../ports/database.js';
@@ -29,9 +28,16 @@ export interface ReportInput {
   blur: boolean;
 }
 
-/** The report as a stream; an error while it is written destroys the stream with that error. */
-export function renderReport(deps: { db: Db; storage: MediaStorage; now: () => number }, input: ReportInput) {
+/**
+ * The report as a stream; an error while it is written destroys the stream with that error. PDFKit is
+ * loaded on the first report, not with the service.
+ */
+export async function renderReport(
+  deps: { db: Db; storage: MediaStorage; now: () => number },
+  input: ReportInput,
+): Promise<PDFKit.PDFDocument> {
   const { result } = input;
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
