@@ -1,11 +1,15 @@
 // The portal's API (docs/portal.md) through app.inject(): sign-in, sessions and CSRF; every route per role
 // and client (client A's users and client B's, an operator, no session); search; reviews as new versions
 // with their webhook; share links; label export.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionOf } from '../../src/services/portal/sessions.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
+import { runCli } from '../helpers/process.js';
 import {
   PASSWORD,
   portalUser,
@@ -520,6 +524,22 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
       expect(wing.bbox[2]).toBeCloseTo(0.1 * image.width, 0);
       const forB = (await get('/portal/api/labels', sessions.adminB)).json<{ images: unknown[] }>();
       expect(forB.images).toEqual([]);
+
+      // The operator's command gives the same export, and writes the photos named as in it.
+      const photos = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-labels-'));
+      try {
+        const cli = await runCli(
+          ['labels', 'export', '--client', clientA, '--format', 'coco', '--images', photos],
+          t.environment.env,
+        );
+        expect(cli.code, cli.stderr).toBe(0);
+        const exported = JSON.parse(cli.stdout) as typeof coco & { images: { file_name: string }[] };
+        expect(exported.annotations).toEqual(coco.annotations);
+        for (const image of exported.images)
+          expect(fs.statSync(path.join(photos, image.file_name)).size).toBeGreaterThan(0);
+      } finally {
+        fs.rmSync(photos, { recursive: true, force: true });
+      }
     });
   });
 
