@@ -208,3 +208,60 @@ export async function signInAs(t: TestApp, email: string, password = PASSWORD): 
     writeHeaders: { cookie: `walkaround_portal=${cookie.value}`, 'x-csrf-token': csrf },
   };
 }
+
+/**
+ * Completes an inspection that has media but no analysis, as if it had been analysed: a result with each
+ * media item's own photo as its thumbnail and no findings (for tests that need a result, not analysers).
+ */
+export async function completeWithoutAnalysis(deps: Pick<Deps, 'db' | 'now'>, inspectionId: string) {
+  const inspection = await deps.db
+    .selectFrom('inspections')
+    .selectAll()
+    .where('id', '=', inspectionId)
+    .executeTakeFirstOrThrow();
+  const rows = await deps.db
+    .selectFrom('media')
+    .selectAll()
+    .where('inspection_id', '=', inspectionId)
+    .orderBy('position')
+    .execute();
+  const media: InspectionResult['media'] = rows.map((row) => ({
+    id: row.id,
+    position: row.position,
+    kind: row.kind,
+    original_id: row.original_id,
+    source_url: row.source_url,
+    pair_index: row.pair_index,
+    sha256: row.sha256,
+    bytes: row.bytes,
+    mime: row.mime,
+    width: 600,
+    height: 400,
+    duration_seconds: null,
+    thumbnail_key: row.storage_key,
+    analysis: {},
+    errors: [],
+    flags: [],
+  }));
+  const now = deps.now();
+  const result: InspectionResult = {
+    inspection_id: inspection.id,
+    case_id: inspection.case_id,
+    status: 'completed',
+    version: inspection.result_version + 1,
+    source: inspection.source,
+    client_metadata: { input_metadata: null, agent_id: null, agent_name: null, email_id: null },
+    created_at: new Date(inspection.created_at).toISOString(),
+    analysed_at: new Date(now).toISOString(),
+    analyzers: [],
+    media,
+    pairs: [],
+    summary: summaryOf(media),
+  };
+  await storeResultVersion(deps.db, { inspection, result, origin: 'analysis', authorId: null, now });
+  await deps.db
+    .updateTable('inspections')
+    .set({ status: 'completed' })
+    .where('id', '=', inspectionId)
+    .execute();
+}

@@ -8,9 +8,17 @@ import crypto from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersona } from '../../src/services/personas.js';
+import { createShare } from '../../src/services/portal/shares.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { photo } from '../helpers/media.js';
+import {
+  completeWithoutAnalysis,
+  PASSWORD,
+  portalUser,
+  seedInspection,
+  signInAs,
+} from '../helpers/portal.js';
 
 interface Operation {
   method: string;
@@ -26,16 +34,22 @@ interface Credentials {
   refresh_token: string;
 }
 
-type Scheme = 'apiKey' | 'uploadToken' | 'renewToken' | 'linkToken';
+type Scheme = 'apiKey' | 'uploadToken' | 'renewToken' | 'linkToken' | 'portalSession' | 'shareToken';
 
 const FRONT = photo('home.jpg');
 const STEPS = [{ id: 'front', label: 'Front', instructions: 'The front.', required: true, overlay: 'front' }];
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-/** One A inspection with the webhook message it produced: path parameters are filled from one of these. */
+/**
+ * One A inspection with the webhook message it produced, its first media item and a share link of it:
+ * path parameters are filled from one of these.
+ */
 interface Scenario {
   inspection: string;
   message: string;
+  media: string;
+  shareId: string;
+  shareToken: string;
 }
 
 /**
@@ -46,6 +60,10 @@ function pathValue(path: string, name: string, a: { personaId: number }, scenari
   if (name === 'session') return scenario.inspection;
   if (name === 'id' && /^\/api\/personas\/\{id\}/.test(path)) return String(a.personaId);
   if (name === 'id' && /\/deliveries\/\{id\}/.test(path)) return scenario.message;
+  if (name === 'id' && path.startsWith('/portal/api/inspections/')) return scenario.inspection;
+  if (name === 'mediaId') return scenario.media;
+  if (name === 'messageId') return scenario.message;
+  if (name === 'shareId') return scenario.shareId;
   return undefined;
 }
 
@@ -54,6 +72,7 @@ function schemeOf(op: Operation): Scheme | 'none' {
   const declared = op.security?.flatMap((s) => Object.keys(s))[0];
   if (declared) return declared as Scheme;
   if (op.path.startsWith('/app/api/')) return 'linkToken';
+  if (op.path.startsWith('/portal/api/')) return 'portalSession';
   if (op.path.startsWith('/api/')) return 'apiKey';
   return 'none';
 }
@@ -75,6 +94,8 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
   };
   let bPersonaId: number;
   let bLinkToken: string;
+  let bShareToken: string;
+  const admins = { A: '', B: '' };
 
   const inject = (request: InjectOptions) => t.app.inject(request);
   const authenticate = async (key: string) =>
@@ -136,6 +157,38 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
         .executeTakeFirstOrThrow()
     ).id;
 
+  /**
+   * A scenario from one of A's inspections: completed with a result (the portal's routes need one), with
+   * a share link.
+   */
+  const scenarioOf = async (inspection: string): Promise<Scenario> => {
+    await completeWithoutAnalysis(t.deps, inspection);
+    const media = await t.deps.db
+      .selectFrom('media')
+      .select('id')
+      .where('inspection_id', '=', inspection)
+      .executeTakeFirstOrThrow();
+    const share = await shareOf(clientA.id, inspection);
+    return { inspection, message: await messageOf(inspection), media: media.id, ...share };
+  };
+  const shareOf = async (clientId: string, inspection: string) => {
+    const caller = {
+      userId: 'test',
+      email: 'test@portal.test',
+      role: 'client_admin' as const,
+      clientId,
+      csrfToken: '',
+      sessionHash: '',
+    };
+    const share = await createShare(
+      { db: t.deps.db, now: t.deps.now, publicBaseUrl: 'http://localhost' },
+      caller,
+      inspection,
+      {},
+    );
+    return { shareId: share.id, shareToken: share.url.split('#/share/')[1]! };
+  };
+
   /** Every row of A's, as text: nothing B does may change it. */
   const rowsOfA = async () => {
     const tables = ['personas', 'inspections', 'media', 'webhook_messages', 'links'] as const;
@@ -185,7 +238,7 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
       ]),
     });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    a.scenarios.push({ inspection: upload.session, message: await messageOf(upload.session) });
+    a.scenarios.push(await scenarioOf(upload.session));
 
     // A submitted link of A's, whose id is an inspection too.
     const submitted = await newLink(clientA.apiKey, a.personaId, {
@@ -203,7 +256,7 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
     expect(submit.statusCode, submit.body).toBe(200);
     const linkInspection = submit.json<{ id: string }>().id;
     a.linkIds.push(linkInspection);
-    a.scenarios.push({ inspection: linkInspection, message: await messageOf(linkInspection) });
+    a.scenarios.push(await scenarioOf(linkInspection));
 
     // An open link of A's with an unfinished upload, and a session A has not used yet.
     a.openLinkToken = await newLink(clientA.apiKey, a.personaId, { caseId: `${marker} open case` });
@@ -214,6 +267,10 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
     a.unusedSession = (await authenticate(clientA.apiKey)).session;
 
     bLinkToken = await newLink(clientB.apiKey, bPersonaId);
+    const bInspection = await seedInspection(t.deps, clientB.id, { caseId: 'B case' });
+    bShareToken = (await shareOf(clientB.id, bInspection.id)).shareToken;
+    admins.A = await portalUser(t.deps, 'client_admin', clientA.id);
+    admins.B = await portalUser(t.deps, 'client_admin', clientB.id);
 
     const doc = (await inject({ url: '/openapi.json' })).json<{
       paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>;
@@ -242,10 +299,15 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
     return found;
   };
 
-  /** B's valid credential for a scheme, as headers (fresh tokens each time: sessions are single use). */
+  /**
+   * A client's valid credential for a scheme, as headers (fresh tokens each time: sessions are single use;
+   * a fresh portal session too, since one of the calls signs out). A share token is of `scenario`'s
+   * inspection for A, of B's own for B.
+   */
   const credentialOf = async (
     scheme: Scheme | 'none',
     client: 'A' | 'B',
+    scenario = a.scenarios[0]!,
   ): Promise<Record<string, string>> => {
     const key = client === 'A' ? clientA.apiKey : clientB.apiKey;
     switch (scheme) {
@@ -258,6 +320,10 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
         return { authorization: `Bearer ${(await authenticate(key)).access_token}` };
       case 'linkToken':
         return { authorization: `Bearer ${client === 'A' ? a.openLinkToken : bLinkToken}` };
+      case 'portalSession':
+        return (await signInAs(t, admins[client])).writeHeaders;
+      case 'shareToken':
+        return { 'x-share-token': client === 'A' ? scenario.shareToken : bShareToken };
     }
   };
 
@@ -288,7 +354,18 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
     },
     'PATCH /api/personas/{id}': { payload: { name: 'B was here' }, status: 404 },
     'POST /api/personas': { payload: { kind: 'photo' }, status: 201 },
+    'POST /portal/api/session': { payload: { email: admins.B, password: PASSWORD }, status: 200 },
+    'POST /portal/api/inspections/{id}/review': { payload: { base_version: 1, decision: null }, status: 404 },
+    'POST /portal/api/inspections/{id}/shares': { payload: {}, status: 404 },
   });
+
+  /** What A sends on its own resources: a body its operation accepts. */
+  const bodyOfA = (name: string): object | undefined =>
+    ({
+      'PATCH /api/personas/{id}': { name: `${marker} persona` },
+      'POST /portal/api/inspections/{id}/review': { base_version: 1, decision: null },
+      'POST /portal/api/inspections/{id}/shares': {},
+    })[name];
 
   it("never hands B A's data, nor changes A's, on any operation of the OpenAPI document", async () => {
     const problems: string[] = [];
@@ -342,18 +419,23 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
 
   it("answers A the same requests with A's data: the ids the test used are A's live resources", async () => {
     const problems: string[] = [];
-    for (const op of operations) {
+    // Deletions last: revoking A's share link first would close the shared routes to A's own token.
+    const deletionsLast = [...operations].sort(
+      (x, y) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'),
+    );
+    for (const op of deletionsLast) {
       const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
       if (pathParams.length === 0) continue;
       for (const scenario of a.scenarios) {
         let url = op.path;
         for (const param of pathParams)
           url = url.replace(`{${param}}`, pathValue(op.path, param, a, scenario)!);
+        const payload = bodyOfA(`${op.method} ${op.path}`);
         const res = await inject({
           method: op.method as InjectOptions['method'],
           url,
-          headers: await credentialOf(schemeOf(op), 'A'),
-          ...(op.requestBody !== undefined && { payload: { name: `${marker} persona` } }),
+          headers: await credentialOf(schemeOf(op), 'A', scenario),
+          ...(payload && { payload }),
         });
         if (res.statusCode < 200 || res.statusCode > 299)
           problems.push(`${op.method} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
