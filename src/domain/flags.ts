@@ -1,5 +1,5 @@
 // Every flag of a result, in the words a claims handler reads (the portal, its PDF report and
-// docs/result.md#flags say the same). Pure: the portal's web app imports it too.
+// docs/result.md#what-it-holds say the same). Pure: the portal's web app imports it too.
 
 export interface FlagText {
   /** A few words, for a badge. */

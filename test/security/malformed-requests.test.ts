@@ -1,6 +1,6 @@
 // Client mistakes are answered as client mistakes: a broken multipart body or metadata nested beyond
 // reason gets a 400 with a clear message, never "Something Went Worng", never an error-level log, and
-// leaves nothing behind (docs/security.md#client-faults).
+// leaves nothing behind (docs/security.md#request-bodies-and-uploads).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // A body that trickles in is cut: each BODY_TIMEOUT window must bring 16 KiB of it or its end; a slow but
-// steady client is not (docs/security.md#slow-clients). Through a real listening server and raw sockets.
+// steady client is not (docs/security.md#request-bodies-and-uploads). Through a real listening server and raw sockets.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';

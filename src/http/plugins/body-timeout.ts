@@ -2,7 +2,7 @@
 // socket, but a client that sends its body one byte a second is never idle and would hold a connection
 // (and whatever the route holds for it) for ever. So each window of `BODY_TIMEOUT` must bring at least
 // BODY_PROGRESS_BYTES of the body, or its end; otherwise the request is answered 408 and its connection
-// closed (docs/security.md#slow-clients).
+// closed (docs/security.md#request-bodies-and-uploads).
 //
 // A rate, not a deadline: a 100 MB video over a slow phone link may take many minutes, and must.
 // 16 KiB in the default 30 s is about 4 kbit/s, a tenth of the slowest mobile data link.

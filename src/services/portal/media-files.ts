@@ -1,5 +1,5 @@
 // The photos, videos and thumbnails the portal shows, only through routes that checked the caller may
-// see the inspection (docs/portal.md#media): never from a guessable public path. For share links that
+// see the inspection (docs/portal.md#the-inspection-page): never from a guessable public path. For share links that
 // ask for it, photos go out with faces (people) and plates blurred.
 import type { Readable } from 'node:stream';
 import sharp, { type Sharp } from 'sharp';
