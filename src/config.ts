@@ -240,9 +240,15 @@ export const settingsSchema = Type.Object({
     hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
   }),
   WORKER_CONCURRENCY: setting((o) => Type.Integer({ minimum: 1, maximum: 64, default: 2, ...o }), {
-    description: 'Jobs one worker process runs at the same time.',
+    description: 'Inspections one worker process analyses at the same time.',
     examples: ['2'],
     hint: 'an integer from 1 to 64',
+  }),
+  MESSAGE_CONCURRENCY: setting((o) => Type.Integer({ minimum: 1, maximum: 256, default: 16, ...o }), {
+    description:
+      'Webhook deliveries, link messages and link expiries one worker process runs at the same time, on a lane of their own that never waits behind analysis.',
+    examples: ['16'],
+    hint: 'an integer from 1 to 256',
   }),
   WEBHOOK_RETRY_SCHEDULE: setting(
     (o) =>
@@ -380,6 +386,7 @@ export interface Config {
   /** Link messages (docs/messages.md): e-mail and SMS providers, each optional, and their retry schedule. */
   messages: MessageSettings;
   workerConcurrency: number;
+  messageConcurrency: number;
   logLevel: Settings['LOG_LEVEL'];
 }
 
@@ -536,6 +543,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       retrySchedule: durationList('MESSAGE_RETRY_SCHEDULE', s.MESSAGE_RETRY_SCHEDULE, problems),
     },
     workerConcurrency: s.WORKER_CONCURRENCY,
+    messageConcurrency: s.MESSAGE_CONCURRENCY,
     outbound: {
       allowPrivateNetworks: s.ALLOW_PRIVATE_NETWORKS,
       connectTimeoutMs: durationSeconds('FETCH_CONNECT_TIMEOUT', s.FETCH_CONNECT_TIMEOUT, problems) * 1000,

@@ -16,6 +16,20 @@ export type JobPayloads = {
 
 export type TaskName = keyof JobPayloads;
 
+/**
+ * Which runner of a worker claims each task. Analysis takes seconds of CPU per inspection; the others
+ * are short network calls or row updates that an integrator waits on (the webhook after the result),
+ * so they run on a lane of their own and never queue behind image work.
+ */
+export const TASK_LANES = {
+  'analyse-inspection': 'analysis',
+  'deliver-webhook': 'messages',
+  'send-message': 'messages',
+  'expire-link': 'messages',
+} as const satisfies Record<TaskName, 'analysis' | 'messages'>;
+
+export type Lane = (typeof TASK_LANES)[TaskName];
+
 export const jobKeys = {
   analyse: (inspectionId: string) => `analyse-inspection:${inspectionId}`,
   deliver: (messageId: string, attempt: number) => `deliver-webhook:${messageId}:${attempt}`,

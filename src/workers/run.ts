@@ -2,7 +2,7 @@
 // analysis itself runs on the analysis pool's threads. Started by `walkaround serve --role worker|all`.
 import crypto from 'node:crypto';
 import type { Deps } from '../deps.js';
-import type { JobPayloads } from '../domain/jobs.js';
+import { TASK_LANES, type JobPayloads, type Lane, type TaskName } from '../domain/jobs.js';
 import type { AnalysisPool } from '../ports/analysis-pool.js';
 import type { TaskHandlers } from '../ports/job-queue.js';
 import { startHeartbeat } from '../services/worker-heartbeat.js';
@@ -35,14 +35,26 @@ export async function startWorker(deps: Deps, opts: { pool?: AnalysisPool } = {}
   };
   // Beat before claiming: a runner without a live heartbeat would look dead to the others.
   const stopHeartbeat = await startHeartbeat(deps, id, { deadAfterMs: config.jobLeaseMs });
-  const runner = deps.queue.run(handlers, { concurrency: config.workerConcurrency, workerId: id });
+  // One runner per lane, each with its own slots: a burst of analyses never delays a webhook.
+  const concurrency: Record<Lane, number> = {
+    analysis: config.workerConcurrency,
+    messages: config.messageConcurrency,
+  };
+  const runners = (Object.keys(concurrency) as Lane[]).map((lane) =>
+    deps.queue.run(handlersOf(handlers, lane), { concurrency: concurrency[lane], workerId: id }),
+  );
   return {
     id,
     async stop(graceMs = 10_000) {
-      await runner.stop(graceMs);
+      await Promise.all(runners.map((runner) => runner.stop(graceMs)));
       await stopHeartbeat();
       if (!opts.pool) await pool.close();
       await scratch.remove();
     },
   };
+}
+
+function handlersOf(all: Required<TaskHandlers<JobPayloads>>, lane: Lane): TaskHandlers<JobPayloads> {
+  const tasks = (Object.keys(TASK_LANES) as TaskName[]).filter((task) => TASK_LANES[task] === lane);
+  return Object.fromEntries(tasks.map((task) => [task, all[task]]));
 }

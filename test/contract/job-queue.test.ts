@@ -25,6 +25,8 @@ type TestTasks = {
   count: { n: number };
   flaky: object;
   again: object;
+  slow: object;
+  quick: object;
 };
 
 interface Adapter {
@@ -179,6 +181,69 @@ describe.each(Object.entries(ADAPTERS))('job queue: %s', (_name, adapter) => {
       .transaction()
       .execute((trx) => q.enqueue(trx, { task: 'again', key: 'again-1', payload: {}, again: true }));
     await until(() => runs === 2);
+    await runner.stop();
+  });
+
+  it('runs the tasks of one runner while another runner of the same queue is busy (lanes)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let slowStarted = 0;
+    let quickDone = 0;
+    const slowLane = q.run(
+      { slow: async () => void (slowStarted++, await held) },
+      { concurrency: 1, workerId: 'w-slow-lane' },
+    );
+    const quickLane = q.run(
+      { quick: async () => void quickDone++ },
+      { concurrency: 1, workerId: 'w-quick-lane' },
+    );
+    await database.db.transaction().execute(async (trx) => {
+      for (let n = 0; n < 3; n++) await q.enqueue(trx, { task: 'slow', key: `slow-${n}`, payload: {} });
+      await q.enqueue(trx, { task: 'quick', key: 'quick-1', payload: {} });
+    });
+    await until(() => quickDone === 1);
+    expect(slowStarted).toBe(1); // the slow lane is still on its first job, holding its one slot
+    release();
+    await until(async () => succeeded(await q.state('slow-2')));
+    await Promise.all([slowLane.stop(), quickLane.stop()]);
+  });
+});
+
+describe('job queue: database table, a job enqueued in this process', () => {
+  let environment: TestEnvironment;
+  let database: Database;
+
+  beforeAll(async () => {
+    environment = await testEnvironment('sqlite');
+    database = openDatabase(environment.config.database);
+    await migrate(database);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await environment?.cleanup();
+  });
+
+  it('starts at once, without waiting for the next poll', async () => {
+    // A poll a minute: only the wake from the enqueue can start the job within the test's time.
+    const q = createDbQueue<TestTasks>({
+      db: database.db,
+      dialect: database.dialect,
+      now: Date.now,
+      logger: quiet,
+      pollMs: 60_000,
+    });
+    const starts: number[] = [];
+    const runner = q.run(
+      { quick: async () => void starts.push(Date.now()) },
+      { concurrency: 1, workerId: 'w' },
+    );
+    await new Promise((r) => setTimeout(r, 100)); // the runner has found nothing and sleeps
+    for (let n = 0; n < 3; n++) {
+      await database.db
+        .transaction()
+        .execute((trx) => q.enqueue(trx, { task: 'quick', key: `wake-${n}`, payload: {} }));
+      await until(() => starts.length === n + 1, 5_000);
+    }
     await runner.stop();
   });
 });

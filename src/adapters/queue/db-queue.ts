@@ -1,7 +1,9 @@
 // The job queue kept in the service's own database, table `jobs`: the embedded default on SQLite (one
 // writer at a time makes the claim atomic) and usable on PostgreSQL (`FOR UPDATE SKIP LOCKED`). A claim
 // is a lease: the runner extends it while the job runs, and a job whose worker died (lease expired) is
-// claimed again, so a killed worker loses no job.
+// claimed again, so a killed worker loses no job. A runner in the process that enqueues is woken at once
+// (on SQLite its claim queues behind the enqueueing transaction on the one connection, so it sees the
+// job as soon as it commits); runners of other processes find it at their next poll.
 import crypto from 'node:crypto';
 import type { Dialect } from '../db/connect.js';
 import type { Db, JobRow } from '../../ports/database.js';
@@ -34,6 +36,8 @@ export function createDbQueue<Tasks extends TaskMap = JobPayloads>(opts: DbQueue
   const leaseMs = opts.leaseMs ?? 30_000;
   const pollMs = opts.pollMs ?? 250;
   const { db } = opts;
+  /** The runners of this process, by the tasks they claim: an enqueue wakes the ones that run it. */
+  const runners = new Set<{ tasks: ReadonlySet<string>; wake: () => void }>();
 
   async function claim(workerId: string, tasks: string[]): Promise<JobRow | undefined> {
     const now = opts.now();
@@ -152,6 +156,7 @@ export function createDbQueue<Tasks extends TaskMap = JobPayloads>(opts: DbQueue
             : oc.column('key').doNothing(),
         )
         .execute();
+      for (const runner of runners) if (runner.tasks.has(job.task)) runner.wake();
     },
 
     close: () => Promise.resolve(),
@@ -169,7 +174,17 @@ export function createDbQueue<Tasks extends TaskMap = JobPayloads>(opts: DbQueue
       const tasks = Object.keys(byTask);
       const running = new Map<string, { done: Promise<void>; abort: AbortController }>();
       let stopping = false;
-      let wake: (() => void) | undefined;
+      // Set by a wake that comes while a claim is in flight: that claim may have missed the new job.
+      let woken = false;
+      let sleeping: (() => void) | undefined;
+      const self = {
+        tasks: new Set(tasks),
+        wake() {
+          woken = true;
+          sleeping?.();
+        },
+      };
+      runners.add(self);
 
       const runOne = async (job: JobRow) => {
         const abort = new AbortController();
@@ -202,11 +217,12 @@ export function createDbQueue<Tasks extends TaskMap = JobPayloads>(opts: DbQueue
         running.set(job.id, { done, abort });
         await done;
         running.delete(job.id);
-        wake?.();
+        self.wake(); // a slot is free
       };
 
       const loop = (async () => {
         while (!stopping) {
+          woken = false;
           let claimed: JobRow | undefined;
           if (running.size < concurrency) {
             claimed = await claim(workerId, tasks).catch((err: unknown) => {
@@ -218,22 +234,24 @@ export function createDbQueue<Tasks extends TaskMap = JobPayloads>(opts: DbQueue
             void runOne(claimed);
             continue;
           }
+          if (woken) continue;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, pollMs);
-            wake = () => {
+            sleeping = () => {
               clearTimeout(timer);
               resolve();
             };
           });
-          wake = undefined;
+          sleeping = undefined;
         }
       })();
 
       return {
         async stop(graceMs = 10_000) {
           stopping = true;
-          wake?.();
+          self.wake();
           await loop;
+          runners.delete(self);
           const all = Promise.all([...running.values()].map((r) => r.done));
           const timer = setTimeout(() => running.forEach((r) => r.abort.abort()), graceMs);
           await all;
