@@ -1,10 +1,18 @@
-// Enqueue→start latency of the two PostgreSQL job-queue libraries the queue port could use (ADR 4):
-// graphile-worker (LISTEN/NOTIFY) and pg-boss (polling), on a throwaway database of the local server.
+// Enqueue→start latency of the job queues:
+//   - the service's database queue on SQLite (the embedded default), with the runner in the enqueueing
+//     process (woken by the enqueue) and in another process (it finds the job at its next 250 ms poll;
+//     the only path before the in-process wake). Target: p50 under 20 ms in one process.
+//   - the two PostgreSQL job-queue libraries the queue port could use (ADR 4): graphile-worker
+//     (LISTEN/NOTIFY) and pg-boss (polling), on a throwaway database of the local server.
 //
-//   node --import tsx bench/queue-latency.ts        (BENCH_JOBS=100 for more samples)
+//   npm run bench:queue        (BENCH_JOBS=100 for more samples)
+import { setTimeout as sleep } from 'node:timers/promises';
 import { run, makeWorkerUtils } from 'graphile-worker';
 import PgBoss from 'pg-boss';
 import pg from 'pg';
+import { migrate, openDatabase } from '../src/adapters/db/connect.js';
+import { createDbQueue } from '../src/adapters/queue/db-queue.js';
+import { testEnvironment } from '../test/helpers/backends.js';
 import { createPostgresDatabase } from '../test/helpers/postgres.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 40);
@@ -16,14 +24,59 @@ function summary(name: string, samples: number[]): string {
 }
 
 /** Sends jobs one at a time; each sample is the time from the committed enqueue to the handler's start. */
-async function measure(send: (id: number) => Promise<void>, started: Map<number, (t: number) => void>) {
+async function measure(
+  send: (id: number) => Promise<void>,
+  started: Map<number, (t: number) => void>,
+  pauseMs = 0,
+) {
   const samples: number[] = [];
   for (let id = 0; id < JOBS; id++) {
     const begun = new Promise<number>((resolve) => started.set(id, resolve));
+    // Enqueued at a random moment of the runner's idle wait, as jobs arrive in service.
+    if (pauseMs > 0) await sleep(Math.random() * pauseMs);
     const t0 = performance.now();
     await send(id);
     samples.push((await begun) - t0);
   }
+  return samples;
+}
+
+/**
+ * The database queue on SQLite. `sameProcess`: the runner belongs to the queue that enqueues (one
+ * process); otherwise to a second queue on the same database, as a worker process would be.
+ */
+async function sqliteQueue(sameProcess: boolean): Promise<number[]> {
+  const environment = await testEnvironment('sqlite');
+  const database = openDatabase(environment.config.database);
+  await migrate(database);
+  // Another process has a connection of its own to the same file.
+  const other = sameProcess ? database : openDatabase(environment.config.database);
+  const quiet = { warn: () => undefined, error: () => undefined };
+  const make = (db: typeof database) =>
+    createDbQueue<{ probe: { id: number } }>({
+      db: db.db,
+      dialect: db.dialect,
+      now: Date.now,
+      logger: quiet,
+    });
+  const producer = make(database);
+  const consumer = sameProcess ? producer : make(other);
+  const started = new Map<number, (t: number) => void>();
+  const runner = consumer.run(
+    { probe: async ({ id }) => started.get(id)?.(performance.now()) },
+    { concurrency: 2, workerId: 'bench' },
+  );
+  let key = 0;
+  const send = async (id: number) =>
+    database.db
+      .transaction()
+      .execute((trx) => producer.enqueue(trx, { task: 'probe', key: `probe-${key++}`, payload: { id } }));
+  await measure(send, started, 300); // warm-up
+  const samples = await measure(send, started, 300);
+  await runner.stop();
+  if (other !== database) await other.close();
+  await database.close();
+  await environment.cleanup();
   return samples;
 }
 
@@ -72,6 +125,17 @@ async function pgBoss(url: string): Promise<number[]> {
   await boss.stop({ graceful: false, wait: true });
   return samples;
 }
+
+const oneProcess = await sqliteQueue(true);
+const twoProcesses = await sqliteQueue(false);
+process.stdout.write(
+  [
+    `Enqueue→start latency of the database queue on SQLite, node ${process.version}`,
+    summary('one process', oneProcess) + `   target p50 < 20 ms`,
+    summary('other process', twoProcesses) + `   (polls every 250 ms)`,
+    '',
+  ].join('\n'),
+);
 
 const database = await createPostgresDatabase();
 try {
