@@ -52,14 +52,16 @@ const QUEUE_SCHEMA_LOCK = 0x77616c6b; // "walk"
 
 /**
  * graphile-worker installs its schema with retries on most clashes, but several processes starting
- * together on an empty database can still trip over each other; one advisory lock makes them take turns.
+ * together on an empty database can still trip over each other (one reads the schema half-migrated by
+ * another: "column job_count … does not exist"). makeWorkerUtils() migrates as it starts, so it runs
+ * under one advisory lock: processes take turns, and every later migrate() finds nothing to do.
  */
-async function migrateInTurn(pool: pg.Pool, utils: WorkerUtils): Promise<void> {
+async function inTurn<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [QUEUE_SCHEMA_LOCK]);
     try {
-      await utils.migrate();
+      return await work();
     } finally {
       await client.query('select pg_advisory_unlock($1)', [QUEUE_SCHEMA_LOCK]);
     }
@@ -73,8 +75,7 @@ export async function createGraphileQueue<Tasks extends TaskMap = JobPayloads>(
 ): Promise<JobQueue<Tasks>> {
   const { db } = opts;
   const logger = quietLogger(opts.logger);
-  const utils: WorkerUtils = await makeWorkerUtils({ pgPool: opts.pool, logger });
-  await migrateInTurn(opts.pool, utils);
+  const utils: WorkerUtils = await inTurn(opts.pool, () => makeWorkerUtils({ pgPool: opts.pool, logger }));
 
   /** Unlocks the jobs held by graphile workers of processes that stopped beating. */
   async function rescueOrphans(): Promise<void> {
