@@ -34,5 +34,10 @@ export interface ImageAnalyzer<S extends TSchema = TSchema> {
   /** JSON Schema of its part (also published in the result schema). */
   schema: S;
   timeoutMs: number;
+  /**
+   * Its heavy work runs on a thread of its own (OCR's worker), not on the analysis thread: it starts
+   * first and runs beside the others, so a photo's analyzers take the longest one's time, not the sum.
+   */
+  ownThread?: boolean;
   analyse(image: PreparedImage, context: AnalysisContext): Promise<Static<S>>;
 }

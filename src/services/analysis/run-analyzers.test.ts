@@ -64,4 +64,35 @@ describe('runImageAnalyzers', () => {
     stop.abort(new Error('worker stopping'));
     await expect(run).rejects.toThrow('worker stopping');
   });
+
+  it('runs an analyzer on a thread of its own beside the others, and keeps the order of the parts', async () => {
+    const events: string[] = [];
+    let release!: () => void;
+    const ocrDone = new Promise<void>((resolve) => (release = resolve));
+    const ocr: ImageAnalyzer = {
+      ...analyzer('text', async () => {
+        events.push('text started');
+        await ocrDone;
+        events.push('text done');
+        return { read: 'AB-123-CD' };
+      }),
+      ownThread: true,
+    };
+    const { parts, runs } = await runImageAnalyzers(
+      [
+        analyzer('quality', async () => (events.push('quality'), {})),
+        ocr,
+        analyzer('vehicles', async () => {
+          events.push('vehicles');
+          release(); // the text analyzer is still waiting: it did not wait for this one to start
+          return {};
+        }),
+      ],
+      image,
+      { inputMetaData: {} },
+    );
+    expect(events).toEqual(['text started', 'quality', 'vehicles', 'text done']);
+    expect(Object.keys(parts)).toEqual(['quality', 'text', 'vehicles']);
+    expect(runs.map((r) => r.name)).toEqual(['quality', 'text', 'vehicles']);
+  });
 });
