@@ -17,6 +17,7 @@ import {
 } from '../domain/result/detection-parts.js';
 import type { AnalysisContext, ImageAnalyzer, PreparedImage } from './analyzer.js';
 import { greyOf, skewOf, textRegions, type TextRegion } from './text-regions.js';
+import { cutTile, type GreyImage } from './text-tiles.js';
 
 // ---- Normalisation and comparison (pure) ----
 
@@ -451,58 +452,28 @@ const OCR_TEXT_HEIGHT = 36;
 /** White space between two tiles of the mosaic, so Tesseract never joins their lines. */
 const TILE_GAP = 16;
 
-interface Tile {
+interface Tile extends GreyImage {
   region: TextRegion;
   scale: number;
   /** Top of the tile in the mosaic. */
   top: number;
-  width: number;
-  height: number;
-  /** Added around the region by levelling it (sharp's rotate() grows the canvas), in tile pixels. */
+  /** Where the region's corner lies in the tile (levelling grows the canvas), in tile pixels. */
   margin: { x: number; y: number };
-  grey: Buffer;
 }
 
 /**
  * Each region cut from the grey preview at the scale OCR reads best, levelled when its text is
- * skewed, and contrast-stretched or not.
+ * skewed, and contrast-stretched or not (synchronously: see text-tiles.ts).
  */
-async function tilesOf(
-  grey: Uint8Array,
-  preview: PreparedImage['preview'],
-  regions: TextRegion[],
-  stretch: boolean,
-) {
+function tilesOf(grey: GreyImage, regions: TextRegion[], stretch: boolean) {
   const tiles: Tile[] = [];
   let top = TILE_GAP;
   for (const region of regions) {
     const scale = Math.min(3, Math.max(1, OCR_TEXT_HEIGHT / region.textHeight));
-    const scaled = {
-      width: Math.max(1, Math.round(region.width * scale)),
-      height: Math.max(1, Math.round(region.height * scale)),
-    };
-    const angle = skewOf(grey, preview.width, region);
-    let pipeline = sharp(grey, { raw: { width: preview.width, height: preview.height, channels: 1 } })
-      .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
-      .resize(scaled.width, scaled.height, { fit: 'fill', kernel: 'cubic' });
-    if (stretch) pipeline = pipeline.normalise();
-    // Levelled after the resize (a second pipeline: sharp rotates before it resizes otherwise).
-    let tile = await pipeline.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-    if (angle !== 0) {
-      tile = await sharp(tile.data, {
-        raw: { width: tile.info.width, height: tile.info.height, channels: 1 },
-      })
-        .rotate(angle, { background: '#ffffff' })
-        .toColourspace('b-w')
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-    }
-    const { width, height, channels } = tile.info;
-    // One channel out, as it came in (libvips would otherwise hand back sRGB).
-    if (channels !== 1) throw new Error(`OCR tile has ${channels} channels, expected 1`);
-    const margin = { x: (width - scaled.width) / 2, y: (height - scaled.height) / 2 };
-    tiles.push({ region, scale, top, width, height, margin, grey: tile.data });
-    top += height + TILE_GAP;
+    const angle = skewOf(grey.data, grey.width, region);
+    const tile = cutTile(grey, region, { scale, angle, stretch });
+    tiles.push({ ...tile, region, scale, top });
+    top += tile.height + TILE_GAP;
   }
   return { tiles, height: top };
 }
@@ -519,12 +490,16 @@ async function readTiles(
   signal: AbortSignal,
 ): Promise<OcrLine[]> {
   const { preview } = image;
-  const { tiles, height } = await tilesOf(grey, preview, regions, stretch);
+  const { tiles, height } = tilesOf(
+    { data: grey, width: preview.width, height: preview.height },
+    regions,
+    stretch,
+  );
   const width = Math.max(...tiles.map((tile) => tile.width)) + 2 * TILE_GAP;
   const mosaic = Buffer.alloc(width * height, 255);
   for (const tile of tiles) {
     for (let y = 0; y < tile.height; y++) {
-      tile.grey.copy(mosaic, (tile.top + y) * width + TILE_GAP, y * tile.width, (y + 1) * tile.width);
+      mosaic.set(tile.data.subarray(y * tile.width, (y + 1) * tile.width), (tile.top + y) * width + TILE_GAP);
     }
   }
   const lines = await recognise(pgm(mosaic, width, height), { width, height }, signal);
