@@ -372,46 +372,53 @@ function serialised<T>(run: () => Promise<T>): Promise<T> {
   return result;
 }
 
-async function recognise(
-  image: Buffer,
-  size: { width: number; height: number },
-  signal: AbortSignal,
-): Promise<OcrLine[]> {
+/** An image for OCR, and its size to turn Tesseract's pixel boxes into fractions. */
+interface Page {
+  image: Buffer;
+  size: { width: number; height: number };
+}
+
+/**
+ * The lines of each page. All pages go to the OCR thread at once: it reads them in turn without
+ * waiting for this thread, which may be busy with the vehicle detector meanwhile.
+ */
+async function recognise(pages: Page[], signal: AbortSignal): Promise<OcrLine[][]> {
   return serialised(async () => {
     signal.throwIfAborted();
     const ocr = await getWorker();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
+    const limit = PASS_HARD_LIMIT_MS * pages.length;
     const stop = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`OCR took over ${PASS_HARD_LIMIT_MS} ms`)),
-        PASS_HARD_LIMIT_MS,
-      );
+      timer = setTimeout(() => reject(new Error(`OCR took over ${limit} ms`)), limit);
       onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('OCR aborted'));
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      const job = ocr.recognize(image, {}, { text: false, blocks: true });
-      job.catch(() => undefined); // settled after a lost race: nobody awaits it any more
-      const result = await Promise.race([job, stop]);
-      return (result.data.blocks ?? []).flatMap((block) =>
-        block.paragraphs.flatMap((paragraph) =>
-          paragraph.lines.map((line) =>
-            line.words.map(({ text, confidence, bbox }) => ({
-              text,
-              confidence,
-              box: {
-                x: bbox.x0 / size.width,
-                y: bbox.y0 / size.height,
-                width: (bbox.x1 - bbox.x0) / size.width,
-                height: (bbox.y1 - bbox.y0) / size.height,
-              },
-            })),
+      const jobs = pages.map((page) => ocr.recognize(page.image, {}, { text: false, blocks: true }));
+      for (const job of jobs) job.catch(() => undefined); // settled after a lost race: nobody awaits it
+      const results = await Promise.race([Promise.all(jobs), stop]);
+      return results.map((result, index) => {
+        const { size } = pages[index]!;
+        return (result.data.blocks ?? []).flatMap((block) =>
+          block.paragraphs.flatMap((paragraph) =>
+            paragraph.lines.map((line) =>
+              line.words.map(({ text, confidence, bbox }) => ({
+                text,
+                confidence,
+                box: {
+                  x: bbox.x0 / size.width,
+                  y: bbox.y0 / size.height,
+                  width: (bbox.x1 - bbox.x0) / size.width,
+                  height: (bbox.y1 - bbox.y0) / size.height,
+                },
+              })),
+            ),
           ),
-        ),
-      );
+        );
+      });
     } catch (error) {
-      // The abandoned job may still be running: replace the worker rather than wait for it.
+      // An abandoned job may still be running: replace the worker rather than wait for it.
       if (worker) await closeTextReader();
       throw error;
     } finally {
@@ -438,11 +445,18 @@ async function greyImage(preview: PreparedImage['preview'], stretch: boolean): P
 async function readWholeFrame(image: PreparedImage, context: AnalysisContext): Promise<OcrLine[]> {
   const started = performance.now();
   const size = { width: image.preview.width, height: image.preview.height };
-  const lines = await recognise(await greyImage(image.preview, false), size, context.signal);
+  const [lines = []] = await recognise(
+    [{ image: await greyImage(image.preview, false), size }],
+    context.signal,
+  );
   const part = textPartFrom(lines, context.inputMetaData);
   const complete = part.plate.read !== null && part.vin.read !== null;
   if (!complete && performance.now() - started < SECOND_PASS_BEFORE_MS) {
-    lines.push(...(await recognise(await greyImage(image.preview, true), size, context.signal)));
+    const [stretched = []] = await recognise(
+      [{ image: await greyImage(image.preview, true), size }],
+      context.signal,
+    );
+    lines.push(...stretched);
   }
   return lines;
 }
@@ -462,10 +476,10 @@ interface Tile extends GreyImage {
 }
 
 /**
- * Each region cut from the grey preview at the scale OCR reads best, levelled when its text is
- * skewed, and contrast-stretched or not (synchronously: see text-tiles.ts).
+ * Each region cut from the grey preview at the scale OCR reads best, levelled when its text is skewed,
+ * and contrast-stretched or not (synchronously: see text-tiles.ts), stacked on white into one page.
  */
-function tilesOf(grey: GreyImage, regions: TextRegion[], stretch: boolean) {
+function mosaicOf(grey: GreyImage, regions: TextRegion[], stretch: boolean) {
   const tiles: Tile[] = [];
   let top = TILE_GAP;
   for (const region of regions) {
@@ -475,57 +489,54 @@ function tilesOf(grey: GreyImage, regions: TextRegion[], stretch: boolean) {
     tiles.push({ ...tile, region, scale, top });
     top += tile.height + TILE_GAP;
   }
-  return { tiles, height: top };
-}
-
-/**
- * The regions' tiles stacked on white, read in one recognition (one call's overhead, not one per
- * region), and the words put back where they are in the preview (near enough for a levelled tile).
- */
-async function readTiles(
-  grey: Uint8Array,
-  image: PreparedImage,
-  regions: TextRegion[],
-  stretch: boolean,
-  signal: AbortSignal,
-): Promise<OcrLine[]> {
-  const { preview } = image;
-  const { tiles, height } = tilesOf(
-    { data: grey, width: preview.width, height: preview.height },
-    regions,
-    stretch,
-  );
   const width = Math.max(...tiles.map((tile) => tile.width)) + 2 * TILE_GAP;
+  const height = top;
   const mosaic = Buffer.alloc(width * height, 255);
   for (const tile of tiles) {
     for (let y = 0; y < tile.height; y++) {
       mosaic.set(tile.data.subarray(y * tile.width, (y + 1) * tile.width), (tile.top + y) * width + TILE_GAP);
     }
   }
-  const lines = await recognise(pgm(mosaic, width, height), { width, height }, signal);
-  // Boxes come back as fractions of the mosaic: to the tile's pixels, then to the preview's fractions.
-  const toPreview = (box: TextBox): TextBox | undefined => {
-    const y = box.y * height;
-    const tile = tiles.find((t) => y >= t.top - TILE_GAP / 2 && y < t.top + t.height + TILE_GAP / 2);
-    if (!tile) return undefined;
-    const clamp = (value: number) => Math.min(1, Math.max(0, value));
-    const x0 = clamp(
-      (tile.region.x + (box.x * width - TILE_GAP - tile.margin.x) / tile.scale) / preview.width,
-    );
-    const y0 = clamp((tile.region.y + (y - tile.top - tile.margin.y) / tile.scale) / preview.height);
-    return {
-      x: x0,
-      y: y0,
-      width: Math.min(1 - x0, (box.width * width) / tile.scale / preview.width),
-      height: Math.min(1 - y0, (box.height * height) / tile.scale / preview.height),
-    };
-  };
-  return lines.map((line) =>
-    line.map((word) => {
-      const box = word.box && toPreview(word.box);
-      return { text: word.text, confidence: word.confidence, ...(box && { box }) };
-    }),
+  return { tiles, page: { image: pgm(mosaic, width, height), size: { width, height } } };
+}
+
+/**
+ * The regions read twice, as they are and contrast-stretched (which reads more even where the levels
+ * span most of the range), each as one mosaic: one call's overhead, not one per region. The words are
+ * put back where they are in the preview (near enough for a levelled tile).
+ */
+async function readRegions(grey: GreyImage, regions: TextRegion[], signal: AbortSignal): Promise<OcrLine[]> {
+  const mosaics = [false, true].map((stretch) => mosaicOf(grey, regions, stretch));
+  const read = await recognise(
+    mosaics.map((m) => m.page),
+    signal,
   );
+  return mosaics.flatMap(({ tiles, page }, index) => {
+    const { width, height } = page.size;
+    // Boxes come back as fractions of the mosaic: to the tile's pixels, then to the preview's fractions.
+    const toPreview = (box: TextBox): TextBox | undefined => {
+      const y = box.y * height;
+      const tile = tiles.find((t) => y >= t.top - TILE_GAP / 2 && y < t.top + t.height + TILE_GAP / 2);
+      if (!tile) return undefined;
+      const clamp = (value: number) => Math.min(1, Math.max(0, value));
+      const x0 = clamp(
+        (tile.region.x + (box.x * width - TILE_GAP - tile.margin.x) / tile.scale) / grey.width,
+      );
+      const y0 = clamp((tile.region.y + (y - tile.top - tile.margin.y) / tile.scale) / grey.height);
+      return {
+        x: x0,
+        y: y0,
+        width: Math.min(1 - x0, (box.width * width) / tile.scale / grey.width),
+        height: Math.min(1 - y0, (box.height * height) / tile.scale / grey.height),
+      };
+    };
+    return (read[index] ?? []).map((line) =>
+      line.map((word) => {
+        const box = word.box && toPreview(word.box);
+        return { text: word.text, confidence: word.confidence, ...(box && { box }) };
+      }),
+    );
+  });
 }
 
 /** How the text is searched: only where it may be (the default), or the whole frame as before. */
@@ -533,7 +544,7 @@ export type TextSearch = 'regions' | 'whole';
 
 /**
  * Plate and VIN read from the image and compared with `context.inputMetaData`. Only text-like regions
- * are read (text-regions.ts), plain and then contrast-stretched while something is missing.
+ * are read (text-regions.ts), as they are and contrast-stretched.
  */
 export async function readText(
   image: PreparedImage,
@@ -544,15 +555,9 @@ export async function readText(
   const { data, width, height } = image.preview;
   const grey = greyOf(data, width, height);
   const regions = textRegions(grey, width, height);
-  const lines: OcrLine[] = [];
-  let part = textPartFrom(lines, context.inputMetaData);
-  for (const stretch of [false, true]) {
-    if (regions.length === 0) break;
-    lines.push(...(await readTiles(grey, image, regions, stretch, context.signal)));
-    part = textPartFrom(lines, context.inputMetaData);
-    if (part.plate.read !== null && part.vin.read !== null) break;
-  }
-  return part;
+  const lines =
+    regions.length > 0 ? await readRegions({ data: grey, width, height }, regions, context.signal) : [];
+  return textPartFrom(lines, context.inputMetaData);
 }
 
 export const textAnalyzer: ImageAnalyzer<typeof TextPart> = {
