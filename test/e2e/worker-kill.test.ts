@@ -73,7 +73,8 @@ describe.each(BACKENDS)('a worker killed in the middle of a job on %s', (backend
     const copies = () =>
       fs.existsSync(scratch)
         ? (fs.readdirSync(scratch, { recursive: true }) as string[]).filter((f) =>
-            fs.statSync(path.join(scratch, f)).isFile(),
+            // A file may go between the listing and this look (the task removing its copies).
+            fs.statSync(path.join(scratch, f), { throwIfNoEntry: false })?.isFile(),
           )
         : [];
     const deadline = Date.now() + 30_000;
