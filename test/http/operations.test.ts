@@ -1,4 +1,5 @@
 // Health, readiness, metrics, the API reference and the default 404, on every database backend.
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUrlgenApp } from '../../src/http/app.js';
 import { BACKENDS } from '../helpers/backends.js';
@@ -41,6 +42,20 @@ describe.each(BACKENDS)('operations endpoints on %s', (backend) => {
     const ui = await t.app.inject({ url: '/docs/' });
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toContain('text/html');
+  });
+
+  it("/openapi.json passes Redocly's recommended lint with no errors, every operation declaring its security", async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).body;
+    const problems = await lintFromString({
+      source: doc,
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    expect(errors.map((e) => `${e.ruleId}: ${e.message} at ${e.location[0]?.pointer}`)).toEqual([]);
+    const { paths } = JSON.parse(doc) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    expect(paths['/healthz']?.get?.security).toEqual([]);
+    expect(paths['/api/authenticate']?.post?.security).toEqual([]);
   });
 
   it('answers unknown routes with 404 in the plain error shape', async () => {

@@ -99,8 +99,10 @@ export const authPlugin = fp(async function auth(app: FastifyInstance, { deps }:
   const byCredential = checks(deps);
   app.addHook('onRoute', (route) => {
     const credential = route.config?.auth;
-    if (credential === undefined || route.schema?.hide) return;
-    route.schema = { ...route.schema, security: [{ [credential]: [] }] };
+    if (route.schema?.hide) return;
+    if (credential !== undefined) route.schema = { ...route.schema, security: [{ [credential]: [] }] };
+    // A route without a credential says so (`security: []`) unless it checks one of its own.
+    else if (route.schema?.security === undefined) route.schema = { ...route.schema, security: [] };
   });
   app.addHook('onRequest', async (request) => {
     const credential = request.routeOptions.config?.auth;

@@ -14,6 +14,7 @@ export const docsPlugin = fp(async function docs(
       info: {
         title: 'Walkaround',
         version: opts.version,
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description:
           'Vehicle inspection media service: authenticate with an API key, upload photos or videos, receive the analysis by signed webhook, and generate inspection links for customers.',
       },
