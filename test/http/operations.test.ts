@@ -44,18 +44,25 @@ describe.each(BACKENDS)('operations endpoints on %s', (backend) => {
     expect(ui.headers['content-type']).toContain('text/html');
   });
 
-  it("/openapi.json passes Redocly's recommended lint with no errors, every operation declaring its security", async () => {
+  it("/openapi.json passes Redocly's recommended lint with no errors, every operation declaring its security and its operationId", async () => {
     const doc = (await t.app.inject({ url: '/openapi.json' })).body;
     const problems = await lintFromString({
       source: doc,
       absoluteRef: 'openapi.json',
       config: await createConfig({ extends: ['recommended'] }),
     });
-    const errors = problems.filter((problem) => problem.severity === 'error');
+    const errors = problems.filter(
+      (problem) => problem.severity === 'error' || problem.ruleId === 'operation-operationId',
+    );
     expect(errors.map((e) => `${e.ruleId}: ${e.message} at ${e.location[0]?.pointer}`)).toEqual([]);
-    const { paths } = JSON.parse(doc) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    const { paths } = JSON.parse(doc) as {
+      paths: Record<string, Record<string, { security?: unknown[]; operationId?: string }>>;
+    };
     expect(paths['/healthz']?.get?.security).toEqual([]);
     expect(paths['/api/authenticate']?.post?.security).toEqual([]);
+    expect(paths['/api/inspections/{session}/deliveries']?.get).toMatchObject({
+      operationId: 'getApiInspectionsBySessionDeliveries',
+    });
   });
 
   it('answers unknown routes with 404 in the plain error shape', async () => {

@@ -55,6 +55,15 @@ export const docsPlugin = fp(async function docs(
         },
       },
     },
+    // Generated clients name their functions after operationId; one is derived for every route that
+    // does not name its own, so every operation has one and no two share it.
+    transform: ({ schema, url, route }) => ({
+      url,
+      schema:
+        schema && !schema.hide && typeof route.method === 'string' && !('operationId' in schema)
+          ? { ...schema, operationId: operationIdOf(route.method, url) }
+          : schema,
+    }),
   });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.register(swaggerUi, {
@@ -62,3 +71,15 @@ export const docsPlugin = fp(async function docs(
     uiConfig: { docExpansion: 'list', deepLinking: true },
   });
 });
+
+/** `GET /api/inspections/:session/deliveries` → `getApiInspectionsBySessionDeliveries`. */
+export function operationIdOf(method: string, url: string): string {
+  const words = url
+    .split('/')
+    .filter(Boolean)
+    .flatMap((segment) =>
+      segment.startsWith(':') ? ['by', segment.slice(1)] : segment.split(/[^A-Za-z0-9]+/).filter(Boolean),
+    );
+  const pascal = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return `${method.toLowerCase()}${pascal}`;
+}
