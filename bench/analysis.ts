@@ -21,6 +21,7 @@ import { Client } from 'undici';
 import type { MediaAnalysis } from '../src/ports/analysis-pool.js';
 import type * as PoolModule from '../src/workers/analysis-pool.js';
 import { photo } from '../test/helpers/media.js';
+import { median, percentile } from './lib/stats.js';
 import { cpuTicks, startBenchProcess, stopAll, type BenchProcess } from './lib/process.js';
 import { uploadFiles, type Uploaded } from './lib/upload-client.js';
 
@@ -56,16 +57,6 @@ const THREAD_SETTINGS = {
 // ---------------------------------------------------------------------------------------------------
 // Figures
 
-const median = (values: number[]): number => percentile(values, 50);
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  if (p === 50) {
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  }
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 const ms = (value: number, digits = 0) => `${value.toFixed(digits)} ms`;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 

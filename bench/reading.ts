@@ -6,7 +6,7 @@
 // (10/15 %), with the same rotations and blurs. Generated images are 4000x3000 JPEGs, quality 90.
 //
 // Every image goes the service's way: prepareImage() (the 1024 px preview), detectVehicles() on the
-// preview (timed; the analysis thread runs it just before the text analyzer), then readText() twice:
+// preview (timed; the analysis thread runs it beside the text analyzer), then readText() twice:
 //   (a) with inputMetaData {}: "read right" when the reading equals the truth (compact(): uppercase
 //       letters and digits only); a reading where there is no such text, or a wrong one, is false;
 //   (b) with the vehicle's plate and VIN as inputMetaData (as an inspection gives them for every photo,
@@ -14,9 +14,10 @@
 // Both are run because neither can be derived from the other: given the expected text, readText
 // reports the candidate equal to it even when another candidate ranks first.
 //
-// The rates depend on CPU load: readText runs a second, contrast-stretched OCR pass only when the
-// first took under 600 ms (SECOND_PASS_BEFORE_MS in text.ts), so a busy machine skips it and reads
-// less. Compare runs made under the same load; the load average is printed with the figures.
+// BENCH_READING_SEARCH=whole measures the whole-frame search that text regions replaced. Its rates
+// depend on CPU load: it runs a second, contrast-stretched OCR pass only when the first took under
+// 600 ms (SECOND_PASS_BEFORE_MS in text.ts), so a busy machine skips it and reads less. Compare runs
+// made under the same load; the load average is printed with the figures.
 // A warm-up image (not counted) loads the vehicle model and starts the OCR worker first, so the
 // worker's start does not eat the first measured image's time budget.
 //
@@ -31,6 +32,7 @@ import { prepareImage } from '../src/analyzers/prepare.js';
 import { closeTextReader, compact, readText, textAnalyzer, type TextSearch } from '../src/analyzers/text.js';
 import { detectVehicles, vehicleAnalyzer } from '../src/analyzers/vehicle.js';
 import type { TextPart, VehiclesPart } from '../src/domain/result/detection-parts.js';
+import { median, percentile } from './lib/stats.js';
 import {
   ANGLES,
   BLURS,
@@ -62,16 +64,6 @@ function positiveInteger(name: string): number | undefined {
 // ---------------------------------------------------------------------------------------------------
 // Figures
 
-const median = (values: number[]): number => percentile(values, 50);
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  if (p === 50) {
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  }
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const rate = (hits: number, total: number) =>
   `${hits}/${total} (${total === 0 ? '-' : ((hits / total) * 100).toFixed(0)} %)`;
