@@ -62,38 +62,39 @@ export async function launchPhone(options: PhoneOptions): Promise<Phone> {
   const width = options.narrow ? 320 : 390;
   const height = options.narrow ? 640 : 844;
   const viewport = options.landscape ? { width: height, height: width } : { width, height };
-  const userDataDir = options.userDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-browser-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: options.chromium,
+  return launch(options.chromium, options.userDataDir, {
     args: [...FLAGS, ...cameraFlags],
     viewport,
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
     locale: options.locale ?? 'en-GB',
-    // axe-core is injected as a script, which the app's content security policy would refuse.
-    bypassCSP: true,
   });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    async close() {
-      await context.close();
-      if (!options.userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** A desktop browser (1366 × 900), as a claims handler at a desk uses the portal. */
 export async function launchDesktop(options: { chromium: string }): Promise<Phone> {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-browser-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: options.chromium,
+  return launch(options.chromium, undefined, {
     args: FLAGS,
     viewport: { width: 1366, height: 900 },
     locale: 'en-GB',
     acceptDownloads: true,
+  });
+}
+
+/**
+ * Debian's Chromium in a persistent context: in `userDataDir` when given (kept after close), else in a
+ * fresh folder removed at close.
+ */
+async function launch(
+  executablePath: string,
+  userDataDir: string | undefined,
+  contextOptions: Parameters<typeof chromium.launchPersistentContext>[1],
+): Promise<Phone> {
+  const dir = userDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-browser-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    ...contextOptions,
+    executablePath,
     // axe-core is injected as a script, which the app's content security policy would refuse.
     bypassCSP: true,
   });
@@ -103,7 +104,7 @@ export async function launchDesktop(options: { chromium: string }): Promise<Phon
     page,
     async close() {
       await context.close();
-      fs.rmSync(userDataDir, { recursive: true, force: true });
+      if (!userDataDir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
