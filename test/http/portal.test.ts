@@ -371,6 +371,10 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
       expect(await cases('plate=ab 123')).toEqual(['CLM-A-1']);
       expect(await cases('plate=AB123CD')).toEqual(['CLM-A-1']);
       expect(await cases('flags=blurry,damage')).toEqual(['CLM-A-1']);
+      expect(await cases('flags=damage,blurry')).toEqual(['CLM-A-1']);
+      expect(await cases('flags=damage,edited')).toEqual([]);
+      expect(await cases('plate=AB12&flags=damage')).toEqual(['CLM-A-1']);
+      expect(await cases('plate=AB12&flags=edited')).toEqual([]);
       expect(await cases('flags=edited')).toEqual(['OTHER-3']);
       expect(await cases('status=queued')).toEqual(['CLM-A-4']);
       expect(await cases('source=link')).toEqual(['CLM-A-2']);

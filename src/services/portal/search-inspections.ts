@@ -122,6 +122,13 @@ export function searchQueries(db: Db, caller: Pick<PortalCaller, 'clientId'>, se
   return { page, counts, limit };
 }
 
+/**
+ * Flags found on many inspections: a search never reads the facts' index by one of these while it names
+ * a rarer fact, because the leading fact's matches are read one by one and each other fact is probed.
+ */
+const COMMON_FLAGS = ['damage', 'blurry', 'picked_from_gallery', 'low_resolution', 'dark', 'overexposed'];
+const commonness = (flag: string) => COMMON_FLAGS.indexOf(flag);
+
 function factFilters(search: InspectionSearch): FactFilter[] {
   const facts: FactFilter[] = [];
   // A plate or VIN first: the most selective, so the one to read the index by.
@@ -129,7 +136,8 @@ function factFilters(search: InspectionSearch): FactFilter[] {
   const vin = compactReading(search.vin ?? '');
   if (plate) facts.push({ kind: 'plate', value: plate, prefix: true });
   if (vin) facts.push({ kind: 'vin', value: vin, prefix: true });
-  for (const flag of search.flags ?? []) facts.push({ kind: 'flag', value: flag, prefix: false });
+  const flags = [...new Set(search.flags ?? [])].sort((a, b) => commonness(a) - commonness(b));
+  for (const flag of flags) facts.push({ kind: 'flag', value: flag, prefix: false });
   return facts;
 }
 
@@ -188,17 +196,21 @@ function narrow(
   if (search.source === 'api') q = q.where('inspections.source', 'in', ['urls', 'file']);
   if (search.from !== undefined) q = q.where(at, '>=', search.from);
   if (search.to !== undefined) q = q.where(at, '<', search.to);
+  // The facts beside the leading one (there are none without it): one probe each of the facts' primary
+  // key (inspection, kind, value) per leading fact read.
   for (const fact of facts) {
-    q = q.where('inspections.id', 'in', (eb) => {
-      let sub = eb
-        .selectFrom('inspection_facts')
-        .select('inspection_facts.inspection_id')
-        .where('inspection_facts.kind', '=', fact.kind);
-      if (client !== undefined) sub = sub.where('inspection_facts.client_id', '=', client);
-      return fact.prefix
-        ? sub.where(startsWith('inspection_facts.value', fact.value))
-        : sub.where('inspection_facts.value', '=', fact.value);
-    });
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('inspection_facts as other')
+          .select(sql`1`.as('one'))
+          .whereRef('other.inspection_id', '=', 'lead.inspection_id')
+          .where('other.kind', '=', fact.kind)
+          .where(
+            fact.prefix ? startsWith('other.value', fact.value) : sql<SqlBool>`other.value = ${fact.value}`,
+          ),
+      ),
+    );
   }
   return q;
 }
