@@ -13,6 +13,8 @@ export type UploadState =
   | { kind: 'done' }
   | { kind: 'refused'; reason: string };
 
+type UrlStorage = NonNullable<Upload['options']['urlStorage']>;
+
 /** Waits between automatic restarts after tus's own retries gave up (ms), the last one repeating. */
 const RESTART_DELAYS = [2_000, 5_000, 10_000, 30_000];
 const MAX_ACTIVE = 2;
@@ -103,11 +105,11 @@ export class UploadQueue {
       metadata: metadataOf(capture),
       chunkSize: Infinity,
       retryDelays: [0, 1_000, 3_000, 5_000],
-      storeFingerprintForResuming: false,
-      onUploadUrlAvailable: () => {
-        capture.uploadUrl = upload.url;
-        void saveCapture(capture);
-      },
+      // tus waits for its URL storage before the first byte goes: the address is on the phone's disk
+      // before any byte is on the server, so a reload or a kill in between never sends them twice.
+      storeFingerprintForResuming: true,
+      fingerprint: () => Promise.resolve(capture.key),
+      urlStorage: addressKeeper(capture),
       onProgress: (sent, total) => {
         this.restarts = 0;
         this.set(capture.stepId, { kind: 'uploading', sent, total });
@@ -160,6 +162,22 @@ export class UploadQueue {
     this.states.set(stepId, state);
     for (const listener of this.listeners) listener();
   }
+}
+
+/** The URL storage tus awaits after creating an upload: it keeps the address on the capture itself. */
+function addressKeeper(capture: StoredCapture): UrlStorage {
+  return {
+    findAllUploads: () => Promise.resolve([]),
+    findUploadsByFingerprint: () => Promise.resolve([]),
+    removeUpload: () => Promise.resolve(),
+    addUpload: async (_fingerprint, upload) => {
+      if (capture.uploadUrl !== upload.uploadUrl) {
+        capture.uploadUrl = upload.uploadUrl;
+        await saveCapture(capture);
+      }
+      return capture.key;
+    },
+  };
 }
 
 function metadataOf(capture: StoredCapture): Record<string, string> {
