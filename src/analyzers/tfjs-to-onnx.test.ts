@@ -1,6 +1,6 @@
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { convertGraph, readWeights, type TfjsGraphModel } from './tfjs-to-onnx.js';
+import { convertGraph, readWeights, type TfjsAttr, type TfjsGraphModel } from './tfjs-to-onnx.js';
 
 // A small NHWC graph with the operations the converter knows, run by onnxruntime and compared with
 // the same arithmetic written out here in TensorFlow's layout and padding rules.
@@ -9,7 +9,7 @@ const W = 6;
 const C = 2;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const ints = (...values: number[]) => ({ list: { i: values.map(String) } });
-const conv = (extra: object) => ({
+const conv = (extra: Record<string, TfjsAttr>) => ({
   data_format: { s: b64('NHWC') },
   padding: { s: b64('SAME') },
   dilations: ints(1, 1, 1, 1),
@@ -52,7 +52,7 @@ function model(): { model: TfjsGraphModel; files: Uint8Array[] } {
     weights.axes,
   ];
   const bytes = Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
-  const node = (name: string, op: string, input: string[] = [], attr: object = {}) => ({
+  const node = (name: string, op: string, input: string[] = [], attr: Record<string, TfjsAttr> = {}) => ({
     name,
     op,
     input,

@@ -14,13 +14,13 @@ export interface TfjsGraphModel {
   modelTopology: { node: TfjsNode[] };
   weightsManifest: { paths: string[]; weights: TfjsWeight[] }[];
 }
-interface TfjsNode {
+export interface TfjsNode {
   name: string;
   op: string;
   input?: string[];
   attr?: Record<string, TfjsAttr>;
 }
-interface TfjsAttr {
+export interface TfjsAttr {
   s?: string;
   b?: boolean;
   i?: string;
