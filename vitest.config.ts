@@ -17,6 +17,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],
+          setupFiles: ['test/helpers/contract.ts'],
         },
       },
     ],

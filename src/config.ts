@@ -336,6 +336,19 @@ export const settingsSchema = Type.Object({
       hint: 'comma-separated durations such as 30s,2m,10m',
     },
   ),
+  RESPONSE_CONTRACT: setting(
+    (o) =>
+      Type.Union([Type.Literal('off'), Type.Literal('log'), Type.Literal('enforce')], {
+        default: 'off',
+        ...o,
+      }),
+    {
+      description:
+        'Check every API answer against the OpenAPI document (`/openapi.json`): its status must be declared for the operation, and its JSON body must match that response exactly, with no field the document does not name. `log` logs each mismatch as an error; `enforce` also answers 500 in its place (what the test suite runs with). For development and tests; `off` costs nothing.',
+      examples: ['enforce'],
+      hint: 'off, log or enforce',
+    },
+  ),
   LOG_LEVEL: setting(
     (o) =>
       Type.Union(
@@ -388,6 +401,7 @@ export interface Config {
   workerConcurrency: number;
   messageConcurrency: number;
   logLevel: Settings['LOG_LEVEL'];
+  responseContract: Settings['RESPONSE_CONTRACT'];
 }
 
 export interface S3Settings {
@@ -552,6 +566,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       maxRedirects: s.FETCH_MAX_REDIRECTS,
     },
     logLevel: s.LOG_LEVEL,
+    responseContract: s.RESPONSE_CONTRACT,
   };
   problems.throwIfAny();
   return Object.freeze(config);

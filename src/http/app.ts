@@ -10,6 +10,7 @@ import { bodyTimeoutPlugin } from './plugins/body-timeout.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { requestIdFrom, requestIdPlugin } from './plugins/request-id.js';
+import { responseContractPlugin } from './plugins/response-contract.js';
 import { authenticateRoutes } from './routes/authenticate.js';
 import { captureRoutes } from './routes/capture.js';
 import { deliveryRoutes } from './routes/deliveries.js';
@@ -43,6 +44,7 @@ async function baseServer(deps: Deps): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   });
   await app.register(errorsPlugin);
+  await app.register(responseContractPlugin, { mode: deps.config.responseContract });
   await app.register(requestIdPlugin);
   await app.register(bodyTimeoutPlugin, { timeoutMs: deps.config.bodyTimeoutMs });
   // The portal's session cookie (the only cookie the service reads).
@@ -62,7 +64,18 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   const app = await baseServer(deps);
   // Histograms only: prom-client summaries keep a sliding t-digest per route, costly on every request.
   await app.register(metrics.default, {
-    endpoint: '/metrics',
+    endpoint: {
+      url: '/metrics',
+      method: 'GET',
+      logLevel: 'fatal',
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['Operations'],
+        summary: 'Prometheus metrics (docs/ops/metrics.md)',
+        response: { 200: { content: { 'text/plain': { schema: { type: 'string' } } } } },
+      },
+      handler: () => undefined, // replaced by the plugin's own
+    },
     clearRegisterOnInit: true,
     routeMetrics: { enabled: { histogram: true, summary: false } },
   });

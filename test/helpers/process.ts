@@ -53,7 +53,14 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [MAIN, 'serve', ...args], {
     // The 'walkaround started' log line tells when the start-up output is complete.
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info', PORT: String(port) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      RESPONSE_CONTRACT: 'off',
+      ...env,
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -68,10 +75,12 @@ export async function startServer(env: Record<string, string>, args: string[] = 
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
+      failOnContractViolations(output);
     },
     async kill() {
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
+      failOnContractViolations(output);
     },
   };
   const deadline = Date.now() + 20_000;
@@ -87,6 +96,13 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   }
   await server.stop();
   throw new Error(`walkaround serve did not become healthy:\n${output}`);
+}
+
+/** The server logged an answer that its OpenAPI document does not declare (RESPONSE_CONTRACT). */
+function failOnContractViolations(output: string): void {
+  const lines = output.split('\n').filter((line) => line.includes('response contract violation'));
+  if (lines.length > 0)
+    throw new Error(`walkaround serve answered outside its contract:\n${lines.join('\n')}`);
 }
 
 /** The demo client's API key from the first-start banner, if this process printed it. */

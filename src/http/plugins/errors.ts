@@ -12,6 +12,7 @@ import {
   type ErrorCode,
   type Surface,
 } from '../../domain/errors.js';
+import { errorBodyOf, standardErrorStatuses } from '../schemas/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -64,6 +65,19 @@ function isClientError(error: FastifyError): boolean {
 }
 
 export const errorsPlugin = fp(function errors(app: FastifyInstance) {
+  // Every documented route declares the errors its credential and its inputs can cause, in its
+  // surface's body shape (a route's own declaration of a status wins).
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.hide) return;
+    const response = { ...((route.schema?.response ?? {}) as Record<string, unknown>) };
+    const surface = route.config?.surface ?? 'plain';
+    for (const status of standardErrorStatuses(route)) {
+      const range = `${String(status)[0]}xx`;
+      if (response[status] === undefined && response[range] === undefined)
+        response[status] = errorBodyOf[surface];
+    }
+    route.schema = { ...route.schema, response };
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       // A 5xx from the catalogue still reports a failure of ours: log its cause for the operator.

@@ -8,7 +8,7 @@ import { bearerToken } from '../plugins/auth.js';
 import { AuthenticateBody, AuthError, Credentials } from '../schemas/auth.js';
 
 const OTHER_METHODS = ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
-const errorResponses = { 400: AuthError, 401: AuthError, 405: AuthError, 429: AuthError };
+const errorResponses = { 400: AuthError, 401: AuthError, 429: AuthError };
 
 export const authenticateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.post(
@@ -38,7 +38,7 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         tags: ['Authentication'],
         summary: 'Renew a session with the access_token (once per access_token)',
         security: [{ renewToken: [] }],
-        response: { 200: Credentials, 401: AuthError, 405: AuthError },
+        response: { 200: Credentials, 401: AuthError },
       },
     },
     async (request) => {
@@ -49,16 +49,21 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     },
   );
 
-  for (const url of ['/api/authenticate', '/api/refresh']) {
-    app.route({
-      method: [...OTHER_METHODS],
-      url,
-      config: { surface: 'auth' },
-      schema: { hide: true },
-      handler: async (_request, reply) => {
-        void reply.header('allow', 'POST');
-        throw new AppError('METHOD_NOT_ALLOWED');
-      },
-    });
-  }
+  // Other methods are answered 405 (docs/api.md#authenticate), and documented as such.
+  for (const url of ['/api/authenticate', '/api/refresh'])
+    for (const method of OTHER_METHODS)
+      app.route({
+        method,
+        url,
+        config: { surface: 'auth' },
+        schema: {
+          tags: ['Authentication'],
+          summary: `Not allowed: only POST (${method} answers 405)`,
+          response: { 405: AuthError },
+        },
+        handler: async (_request, reply) => {
+          void reply.header('allow', 'POST');
+          throw new AppError('METHOD_NOT_ALLOWED');
+        },
+      });
 };

@@ -1,7 +1,6 @@
 // POST /api/upload (docs/api.md#upload): one path, two variants told apart by content type and `type`.
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
@@ -11,6 +10,7 @@ import type { UploadPart } from '../../services/upload/file-parts.js';
 import { uploadFiles } from '../../services/upload/upload-files.js';
 import { uploadUrls } from '../../services/upload/upload-urls.js';
 import { callerUpload } from '../plugins/auth.js';
+import { UploadResponse } from '../schemas/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,16 +20,6 @@ declare module 'fastify' {
 }
 
 const FILE_PART_BUFFER_BYTES = 1024 * 1024;
-
-const UploadResponse = Type.Object(
-  {
-    status: Type.String({ description: '`success`, or `error`.' }),
-    id: Type.String({ description: 'The submitted session.' }),
-    message: Type.String({ description: 'Empty on success; the reason otherwise.' }),
-    case_id: Type.String({ description: 'The submitted case_id.' }),
-  },
-  { $id: 'UploadResponse' },
-);
 
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   await app.register(multipart, {

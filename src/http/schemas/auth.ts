@@ -14,10 +14,8 @@ export const Credentials = Type.Object(
   { $id: 'Credentials' },
 );
 
-export const AuthError = Type.Object(
-  { status: Type.Literal('error'), message: Type.String() },
-  { $id: 'AuthError', description: 'Error body of the authentication surface.' },
-);
+/** Error body of the authentication surface: the plain one. */
+export { ErrorBody as AuthError } from './errors.js';
 
 export const AuthenticateBody = Type.Object(
   {
