@@ -16,6 +16,8 @@ import { createJsonSms } from './adapters/notify/sms-json.js';
 import { createTwilioSms } from './adapters/notify/sms-twilio.js';
 import { createSmtpSender } from './adapters/notify/smtp.js';
 import { createDbQueue } from './adapters/queue/db-queue.js';
+import { createPrometheusMetrics } from './adapters/metrics/prometheus.js';
+import type { Metrics, MetricsExposition } from './ports/metrics.js';
 import { createUploadQuota } from './adapters/rate-limit/upload-quota.js';
 import { createDiskStorage } from './adapters/storage/disk.js';
 import { createTusStaging } from './adapters/storage/tus-staging.js';
@@ -36,6 +38,8 @@ import {
   type KeyRing,
 } from './services/signing-keys.js';
 import { sealLegacyOutboxTokens } from './services/outbox/seal-tokens.js';
+import { outboxBacklog } from './services/outbox/backlog.js';
+import { VERSION } from './version.js';
 import type { SessionDeps } from './services/portal/sessions.js';
 import { createQualityPool } from './workers/quality-pool.js';
 
@@ -81,6 +85,8 @@ export interface Deps {
   photoQuality: PhotoQuality;
   /** Scratch space for request bodies that are checked and dropped (quality pre-checks). */
   scratchDir: string;
+  /** What this process counts for the operator, served at GET /metrics (docs/ops/metrics.md). */
+  metrics: Metrics & MetricsExposition;
   now: () => number;
   close(): Promise<void>;
 }
@@ -201,10 +207,16 @@ export async function buildDeps(
       { database: base.database, redis },
       { name: 'webhook_resends', limit: RESENDS_PER_MINUTE, windowSeconds: 60 },
     );
+    const queue = await createQueue(base, config);
     const deps: Deps = {
       ...base,
       storage: await createStorage(config),
-      queue: await createQueue(base, config),
+      queue,
+      metrics: createPrometheusMetrics({
+        version: VERSION,
+        logger: base.logger,
+        read: { queue: () => queue.stats(), outbox: () => outboxBacklog(base.db) },
+      }),
       uploadQuota: createUploadQuota({ database: base.database, redis }),
       safeFetch: createSafeFetch(config.outbound),
       notifier: createNotifierFor(config),

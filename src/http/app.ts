@@ -9,7 +9,9 @@ import { authPlugin } from './plugins/auth.js';
 import { bodyTimeoutPlugin } from './plugins/body-timeout.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { metricsRoute } from './plugins/metrics.js';
 import { requestIdFrom, requestIdPlugin } from './plugins/request-id.js';
+import { requestMetricsPlugin } from './plugins/request-metrics.js';
 import { responseContractPlugin } from './plugins/response-contract.js';
 import { authenticateRoutes } from './routes/authenticate.js';
 import { captureRoutes } from './routes/capture.js';
@@ -26,6 +28,17 @@ import { superappTokenRoutes } from './routes/superapp-token.js';
 import { uploadRoutes } from './routes/upload.js';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** GET /metrics (plugins/metrics.ts), on the full app and on a worker's health app. */
+const METRICS_ROUTE = {
+  logLevel: 'fatal',
+  exposeHeadRoute: false,
+  schema: {
+    tags: ['Operations'],
+    summary: 'Prometheus metrics (docs/ops/metrics.md)',
+    response: { 200: { content: { 'text/plain': { schema: { type: 'string' } } } } },
+  },
+} as const;
 
 /** A bare instance with what every listener shares: logging, request ids and the error handler. */
 async function baseServer(deps: Deps): Promise<FastifyInstance> {
@@ -50,6 +63,7 @@ async function baseServer(deps: Deps): Promise<FastifyInstance> {
   // The portal's session cookie (the only cookie the service reads).
   await app.register(cookie);
   await app.register(authPlugin, { deps });
+  await app.register(requestMetricsPlugin, { deps });
   return app;
 }
 
@@ -62,24 +76,17 @@ export interface AppOptions {
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = await baseServer(deps);
-  // Histograms only: prom-client summaries keep a sliding t-digest per route, costly on every request.
+  // Route durations, histograms only: prom-client summaries keep a sliding t-digest per route, costly on
+  // every request. Process metrics are the process's own registry's (deps.metrics), which /metrics adds.
   await app.register(metrics.default, {
-    endpoint: {
-      url: '/metrics',
-      method: 'GET',
-      logLevel: 'fatal',
-      exposeHeadRoute: false,
-      schema: {
-        tags: ['Operations'],
-        summary: 'Prometheus metrics (docs/ops/metrics.md)',
-        response: { 200: { content: { 'text/plain': { schema: { type: 'string' } } } } },
-      },
-      handler: () => undefined, // replaced by the plugin's own
-    },
+    endpoint: null,
+    defaultMetrics: { enabled: false },
     clearRegisterOnInit: true,
     routeMetrics: { enabled: { histogram: true, summary: false } },
   });
   await app.register(docsPlugin, { publicBaseUrl: deps.config.publicBaseUrl, version: VERSION });
+  // After the docs plugin, so that the reference documents it.
+  await app.register(metricsRoute, { metrics: deps.metrics, route: METRICS_ROUTE, withRouteDurations: true });
   await app.register(healthRoutes, { deps });
   await app.register(authenticateRoutes, { deps });
   await app.register(uploadRoutes, { deps });
@@ -101,14 +108,23 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
 /** The `URLGEN_PORT` listener (docs/api.md#listeners): health plus the link generator. */
 export async function buildUrlgenApp(deps: Deps): Promise<FastifyInstance> {
-  const app = await buildHealthApp(deps);
+  const app = await baseServer(deps);
+  await app.register(healthRoutes, { deps });
   await app.register(superappTokenRoutes, { deps });
   return app;
 }
 
-/** Health only: what a process of `--role worker` serves on PORT, for probes of its orchestrator. */
+/**
+ * What a process of `--role worker` serves on PORT: health, for probes of its orchestrator, and its
+ * metrics (analyses, webhook deliveries, link messages are counted where they run) for Prometheus.
+ */
 export async function buildHealthApp(deps: Deps): Promise<FastifyInstance> {
   const app = await baseServer(deps);
   await app.register(healthRoutes, { deps });
+  await app.register(metricsRoute, {
+    metrics: deps.metrics,
+    route: METRICS_ROUTE,
+    withRouteDurations: false,
+  });
   return app;
 }

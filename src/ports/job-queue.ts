@@ -53,6 +53,18 @@ export interface JobState {
   runAt: number;
 }
 
+/** The unfinished jobs of one task, for a scrape (docs/ops/metrics.md). */
+export interface QueueTaskStats {
+  task: string;
+  /** Due and waiting for a runner. */
+  ready: number;
+  /** Waiting for their time: retries, link expiries. */
+  scheduled: number;
+  running: number;
+  /** `run_at` (epoch ms) of the ready job that has waited longest; null when none is ready. */
+  oldestReadyAt: number | null;
+}
+
 export interface QueueRunner {
   /** Stops claiming; waits for running jobs up to `graceMs`, then aborts them and hands them back. */
   stop(graceMs?: number): Promise<void>;
@@ -68,6 +80,11 @@ export interface JobQueue<Tasks extends TaskMap = JobPayloads> {
    * enqueued, or removed after it succeeded: an adapter may delete succeeded jobs).
    */
   state(key: string): Promise<JobState | undefined>;
+  /**
+   * The backlog of every task that has unfinished jobs, in one query over unfinished jobs only (finished
+   * ones are never read, however many are kept); read on a Prometheus scrape.
+   */
+  stats(): Promise<QueueTaskStats[]>;
   /** Releases what the queue holds (connections); stop every runner first. */
   close(): Promise<void>;
 }

@@ -27,6 +27,7 @@ type TestTasks = {
   again: object;
   slow: object;
   quick: object;
+  counted: object;
 };
 
 interface Adapter {
@@ -206,6 +207,39 @@ describe.each(Object.entries(ADAPTERS))('job queue: %s', (_name, adapter) => {
     release();
     await until(async () => succeeded(await q.state('slow-2')));
     await Promise.all([slowLane.stop(), quickLane.stop()]);
+  });
+
+  it('reports the unfinished jobs of a task: ready, scheduled, running, and since when the oldest ready one is due', async () => {
+    const start = adapter.now();
+    const counted = async () => (await q.stats()).find((s) => s.task === 'counted');
+    await database.db.transaction().execute(async (trx) => {
+      await q.enqueue(trx, { task: 'counted', key: 'counted-late', payload: {}, runAt: start - 5000 });
+      await q.enqueue(trx, { task: 'counted', key: 'counted-now', payload: {}, runAt: start });
+      await q.enqueue(trx, {
+        task: 'counted',
+        key: 'counted-next-year',
+        payload: {},
+        runAt: start + 365 * 86400_000,
+      });
+    });
+    const waiting = await counted();
+    expect(waiting).toMatchObject({ ready: 2, scheduled: 1, running: 0 });
+    expect(Math.abs(waiting!.oldestReadyAt! - (start - 5000))).toBeLessThan(50);
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const runner = q.run(
+      { counted: async () => void (started++, await held) },
+      { concurrency: 1, workerId: 'w-counted' },
+    );
+    await until(() => started === 1);
+    expect(await counted()).toMatchObject({ ready: 1, scheduled: 1, running: 1 });
+    release();
+    await until(async () => (await counted())?.ready === 0 && (await counted())?.running === 0);
+    // Finished jobs are not counted; the one due next year still waits.
+    expect(await counted()).toMatchObject({ ready: 0, scheduled: 1, running: 0, oldestReadyAt: null });
+    await runner.stop();
   });
 });
 

@@ -13,6 +13,7 @@ import type {
   JobState,
   NewJob,
   QueueRunner,
+  QueueTaskStats,
   TaskHandler,
   TaskHandlers,
   TaskMap,
@@ -160,6 +161,37 @@ export function createDbQueue<Tasks extends TaskMap = JobPayloads>(opts: DbQueue
     },
 
     close: () => Promise.resolve(),
+
+    async stats(): Promise<QueueTaskStats[]> {
+      const now = opts.now();
+      // Unfinished jobs only, through the (status, run_at) index: completed jobs are kept but never read.
+      const rows = await db
+        .selectFrom('jobs')
+        .where('status', 'in', ['pending', 'running'])
+        .groupBy('task')
+        .select((eb) => {
+          const ready = eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]);
+          return [
+            'task',
+            eb.fn.countAll<number | string>().filterWhere(ready).as('ready'),
+            eb.fn
+              .countAll<number | string>()
+              .filterWhere(eb.and([eb('status', '=', 'pending'), eb('run_at', '>', now)]))
+              .as('scheduled'),
+            eb.fn.countAll<number | string>().filterWhere('status', '=', 'running').as('running'),
+            eb.fn.min<number | string | null>('run_at').filterWhere(ready).as('oldest'),
+          ];
+        })
+        .execute();
+      // PostgreSQL answers counts and bigints as text.
+      return rows.map((row) => ({
+        task: row.task,
+        ready: Number(row.ready),
+        scheduled: Number(row.scheduled),
+        running: Number(row.running),
+        oldestReadyAt: row.oldest === null ? null : Number(row.oldest),
+      }));
+    },
 
     async state(key: string): Promise<JobState | undefined> {
       const row = await db.selectFrom('jobs').selectAll().where('key', '=', key).executeTakeFirst();

@@ -20,6 +20,7 @@ import type {
   JobState,
   NewJob,
   QueueRunner,
+  QueueTaskStats,
   TaskHandler,
   TaskHandlers,
   TaskMap,
@@ -105,6 +106,32 @@ export async function createGraphileQueue<Tasks extends TaskMap = JobPayloads>(
     },
 
     close: async () => utils.release(),
+
+    async stats(): Promise<QueueTaskStats[]> {
+      // graphile-worker deletes succeeded jobs: the table holds unfinished ones, and the failed ones
+      // (attempts used up, unlocked) that this leaves out. A running job has counted its attempt already.
+      const { rows } = await sql<{
+        task: string;
+        ready: string;
+        scheduled: string;
+        running: string;
+        oldest: string | null;
+      }>`select task_identifier as task,
+          count(*) filter (where locked_at is null and run_at <= to_timestamp(${opts.now() / 1000})) as ready,
+          count(*) filter (where locked_at is null and run_at > to_timestamp(${opts.now() / 1000})) as scheduled,
+          count(*) filter (where locked_at is not null) as running,
+          extract(epoch from min(run_at) filter (where locked_at is null and run_at <= to_timestamp(${opts.now() / 1000}))) * 1000 as oldest
+        from graphile_worker.jobs
+        where locked_at is not null or attempts < max_attempts
+        group by task_identifier`.execute(db);
+      return rows.map((row) => ({
+        task: row.task,
+        ready: Number(row.ready),
+        scheduled: Number(row.scheduled),
+        running: Number(row.running),
+        oldestReadyAt: row.oldest === null ? null : Math.round(Number(row.oldest)),
+      }));
+    },
 
     async state(key: string): Promise<JobState | undefined> {
       const { rows } = await sql<{

@@ -19,6 +19,10 @@ declare module 'fastify' {
     /** Which error body shape the route answers with; 'plain' when unset. */
     surface?: Surface;
   }
+  interface FastifyRequest {
+    /** The catalogue entry the request was answered with, if it was an error (read by the metrics). */
+    errorCode?: ErrorCode;
+  }
 }
 
 export function surfaceOf(request: FastifyRequest): Surface {
@@ -52,6 +56,7 @@ export function sendError(
   options: { retryAfterSeconds?: number; params?: Record<string, string> } = {},
 ) {
   const { retryAfterSeconds, params } = options;
+  request.errorCode = code;
   if (retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.ceil(retryAfterSeconds)));
   const message = renderMessage(code, params);
   return reply.status(catalogue[code].status).send(errorBody(surfaceOf(request), message, request));

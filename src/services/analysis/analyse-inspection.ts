@@ -9,6 +9,7 @@ import pLimit from 'p-limit';
 import { type Db, type InspectionRow, inTransaction, type MediaRow } from '../../ports/database.js';
 import type { AnalysisPool, MediaAnalysis } from '../../ports/analysis-pool.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
+import type { Metrics } from '../../ports/metrics.js';
 import { storeResultVersion } from '../results/store-result.js';
 import { emitEvent, type EmitDeps } from '../webhooks/events.js';
 import { buildResult, type AnalysedMedia } from './result-builder.js';
@@ -26,6 +27,8 @@ export interface AnalysisDeps {
   mediaConcurrency: number;
   /** Where the media are copied while analysed: the worker's own folder under DATA_DIR, swept at start. */
   scratchDir: string;
+  /** Each analyzer's time, as the analysis thread measured it (the result lists the same runs). */
+  metrics: Pick<Metrics, 'analyzerRan'>;
 }
 
 export async function analyseInspection(
@@ -63,6 +66,7 @@ export async function analyseInspection(
             { path: file, mime: item.mime, kind: item.kind, inputMetaData, workDir: itemDir },
             signal,
           );
+          for (const run of analysis.runs) deps.metrics.analyzerRan(run.name, run.status, run.ms / 1000);
           const thumbnailKey = await storeThumbnail(deps.storage, analysis);
           return { row: item, analysis, thumbnailKey } satisfies AnalysedMedia;
         }),

@@ -6,6 +6,7 @@ import { type Db, inTransaction, type OutboxMessageRow } from '../../ports/datab
 import { emailHtml } from '../../domain/messages.js';
 import type { Logger } from '../../logger.js';
 import type { JobContext, JobQueue } from '../../ports/job-queue.js';
+import type { Metrics } from '../../ports/metrics.js';
 import { NotifyError, type Notifier } from '../../ports/notifier.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { restoreLinkToken } from '../links/tokens.js';
@@ -20,6 +21,7 @@ export interface SendDeps {
   /** Seconds to wait before each retry (MESSAGE_RETRY_SCHEDULE). */
   retrySchedule: readonly number[];
   secrets: SecretBox;
+  metrics: Pick<Metrics, 'outboxAttempted'>;
 }
 
 export type SendMessageJob = JobPayloads['send-message'];
@@ -44,6 +46,7 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
       last_error: closed,
     });
     deps.logger.info({ ...log, reason: closed }, 'link message dropped');
+    deps.metrics.outboxAttempted(message.channel, 'dropped');
     return;
   }
 
@@ -68,6 +71,7 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
       sent_at: at,
     });
     deps.logger.info({ ...log, provider_message_id: providerMessageId }, 'link message sent');
+    deps.metrics.outboxAttempted(message.channel, 'sent');
     return;
   }
 
@@ -90,6 +94,7 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
         runAt: at + retryInSeconds * 1000,
       });
   });
+  deps.metrics.outboxAttempted(message.channel, retryInSeconds === undefined ? 'failed' : 'retry');
   // The provider's words (`detail`) may name the recipient: they stay in the outbox, out of the logs.
   if (retryInSeconds === undefined)
     deps.logger.error(

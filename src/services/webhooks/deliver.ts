@@ -8,6 +8,7 @@ import { type Db, inTransaction } from '../../ports/database.js';
 import { OutboundError, readLimitedText, type SafeFetch } from '../../ports/outbound-fetch.js';
 import { DELIVERY_TIMEOUT_MS, outcomeOf, RESPONSE_EXCERPT_BYTES } from '../../domain/webhooks.js';
 import type { JobQueue } from '../../ports/job-queue.js';
+import type { Metrics } from '../../ports/metrics.js';
 import { VERSION } from '../../version.js';
 import { jobKeys, type JobPayloads } from '../../domain/jobs.js';
 
@@ -19,6 +20,7 @@ export interface DeliverDeps {
   now: () => number;
   /** Seconds to wait before each retry (by default the documented schedule, docs/webhooks.md). */
   retrySchedule: readonly number[];
+  metrics: Pick<Metrics, 'webhookAttempted' | 'webhookDelivered'>;
 }
 
 /** A re-send by hand (`manual`) is one more attempt, whatever the message's state, with no retries after it. */
@@ -125,4 +127,8 @@ export async function deliverMessage(deps: DeliverDeps, job: DeliveryJob): Promi
         runAt: nextAt,
       });
   });
+  deps.metrics.webhookAttempted(outcome, attempt);
+  // The first delivery only: a re-send by hand of a delivered message says nothing of the latency.
+  if (outcome === 'delivered' && message.status === 'pending')
+    deps.metrics.webhookDelivered(message.event_type, (finishedAt - message.created_at) / 1000);
 }

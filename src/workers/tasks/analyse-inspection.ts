@@ -24,12 +24,19 @@ export function analyseInspectionTask(
     fingerprint: { distance: hammingDistance, maxDistance: REUSE_MAX_DISTANCE },
     mediaConcurrency: MEDIA_CONCURRENCY,
     events: { queue: deps.queue, now: deps.now, publicBaseUrl: deps.config.publicBaseUrl },
+    metrics: deps.metrics,
   };
   return async ({ inspectionId }, job) => {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       const outcome = await analyseInspection(analysisDeps, inspectionId, job.signal);
+      deps.metrics.analysisFinished(outcome, seconds());
       deps.logger.info({ inspection: inspectionId, outcome, attempt: job.attempt }, 'inspection analysed');
     } catch (error) {
+      // A run handed back because the worker stops is neither a failure nor a retry of the analysis.
+      if (!job.signal.aborted)
+        deps.metrics.analysisFinished(job.isLastAttempt ? 'failed' : 'retry', seconds());
       if (job.isLastAttempt && !job.signal.aborted)
         await markFailed(analysisDeps, inspectionId, error instanceof Error ? error.message : String(error));
       throw error;
