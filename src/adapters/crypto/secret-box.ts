@@ -32,16 +32,23 @@ export function createSecretBox(key: Buffer): SecretBox {
 
 /**
  * The configured master key, or the one kept in `<dataDir>/secret.key`, created on first use. Several
- * processes starting together agree on one file: the exclusive create lets only the first write it.
+ * processes starting together agree on one file: each writes a key of its own aside, then links it into
+ * place, which only the first manages; a reader never sees the file before its key is in it.
  */
 export function loadMasterKey(configured: Buffer | undefined, dataDir: string): Buffer {
   if (configured) return configured;
   const file = path.join(dataDir, 'secret.key');
   fs.mkdirSync(dataDir, { recursive: true });
-  try {
-    fs.writeFileSync(file, crypto.randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  if (!fs.existsSync(file)) {
+    const aside = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+    fs.writeFileSync(aside, crypto.randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
+    try {
+      fs.linkSync(aside, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      fs.rmSync(aside, { force: true });
+    }
   }
   const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
