@@ -250,6 +250,12 @@ export const settingsSchema = Type.Object({
     examples: ['16'],
     hint: 'an integer from 1 to 256',
   }),
+  METRICS_READ_INTERVAL: setting((o) => Type.String({ pattern: DURATION, default: '10s', ...o }), {
+    description:
+      'How often a scrape of `/metrics` may read the job queue and the outbox from the database; scrapes in between answer the last reading (docs/ops/metrics.md).',
+    examples: ['30s'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
   WEBHOOK_RETRY_SCHEDULE: setting(
     (o) =>
       Type.String({
@@ -400,6 +406,8 @@ export interface Config {
   messages: MessageSettings;
   workerConcurrency: number;
   messageConcurrency: number;
+  /** How often a scrape may read the database gauges (METRICS_READ_INTERVAL). */
+  metricsReadIntervalMs: number;
   logLevel: Settings['LOG_LEVEL'];
   responseContract: Settings['RESPONSE_CONTRACT'];
 }
@@ -558,6 +566,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     workerConcurrency: s.WORKER_CONCURRENCY,
     messageConcurrency: s.MESSAGE_CONCURRENCY,
+    metricsReadIntervalMs: durationSeconds('METRICS_READ_INTERVAL', s.METRICS_READ_INTERVAL, problems) * 1000,
     outbound: {
       allowPrivateNetworks: s.ALLOW_PRIVATE_NETWORKS,
       connectTimeoutMs: durationSeconds('FETCH_CONNECT_TIMEOUT', s.FETCH_CONNECT_TIMEOUT, problems) * 1000,

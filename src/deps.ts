@@ -216,6 +216,7 @@ export async function buildDeps(
         version: VERSION,
         logger: base.logger,
         read: { queue: () => queue.stats(), outbox: () => outboxBacklog(base.db) },
+        readEveryMs: config.metricsReadIntervalMs,
       }),
       uploadQuota: createUploadQuota({ database: base.database, redis }),
       safeFetch: createSafeFetch(config.outbound),
