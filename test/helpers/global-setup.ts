@@ -11,6 +11,10 @@
 // Chromium, for the browser tests: `TEST_CHROMIUM` when set (it must exist), else Debian's
 // /usr/bin/chromium when installed. Without one the browser tests are skipped and the end of the run
 // says so.
+//
+// promtool (Debian's prometheus package), which checks the /metrics scrape and the example alert rules:
+// `TEST_PROMTOOL` when set (it must exist), else /usr/bin/promtool when installed. Without it those
+// checks are skipped and the end of the run says so.
 import fs from 'node:fs';
 import net from 'node:net';
 import { Redis } from 'ioredis';
@@ -25,12 +29,15 @@ declare module 'vitest' {
     redisUrl: string | null;
     /** The Chromium the browser tests drive, or null when none is installed (they are skipped). */
     chromium: string | null;
+    /** The promtool that checks metrics and alert rules, or null when none is installed (skipped). */
+    promtool: string | null;
   }
 }
 
 const DEFAULT_POSTGRES = { host: '127.0.0.1', port: 5432 };
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+const DEFAULT_PROMTOOL = '/usr/bin/promtool';
 
 /** A URL without its password, for printing. */
 function shown(url: string): string {
@@ -136,11 +143,25 @@ function chooseChromium(): string | null {
   return null;
 }
 
+/** The promtool of this run, or null when the default one is not installed. */
+function choosePromtool(): string | null {
+  const given = process.env.TEST_PROMTOOL;
+  const file = given || DEFAULT_PROMTOOL;
+  if (fs.existsSync(file)) {
+    console.log(`promtool: ${file}`);
+    return file;
+  }
+  if (given) throw new Error(`The metrics checks were asked to use ${file}, which does not exist.`);
+  return null;
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const redisUrl = await chooseRedis();
   project.provide('redisUrl', redisUrl);
   const chromium = chooseChromium();
   project.provide('chromium', chromium);
+  const promtool = choosePromtool();
+  project.provide('promtool', promtool);
   const postgres = await choosePostgres();
   return async () => {
     await postgres.stop?.();
@@ -152,6 +173,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (!chromium)
       process.stderr.write(
         `\nWeb apps NOT tested in a browser: no Chromium at ${DEFAULT_CHROMIUM} (install Debian's chromium or set TEST_CHROMIUM)\n`,
+      );
+    if (!promtool)
+      process.stderr.write(
+        `\nMetrics and alert rules NOT checked by promtool: none at ${DEFAULT_PROMTOOL} (install Debian's prometheus or set TEST_PROMTOOL)\n`,
       );
   };
 }
