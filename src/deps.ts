@@ -9,8 +9,9 @@ import type { Db } from './ports/database.js';
 import { createActionLimiter, createAttemptLimiter } from './adapters/rate-limit/attempt-limiter.js';
 import path from 'node:path';
 import { createOperatorFetch, operatorGuard } from './adapters/fetch/operator-fetch.js';
-import { createSafeFetch } from './adapters/fetch/safe-fetch.js';
-import type { SafeFetch } from './ports/outbound-fetch.js';
+import { createListenerFetch } from './adapters/fetch/listener-fetch.js';
+import { createSafeFetch, createUrlAdmission } from './adapters/fetch/safe-fetch.js';
+import type { ListenerFetch, SafeFetch } from './ports/outbound-fetch.js';
 import { createNotifier } from './adapters/notify/notifier.js';
 import { createJsonSms } from './adapters/notify/sms-json.js';
 import { createTwilioSms } from './adapters/notify/sms-twilio.js';
@@ -75,6 +76,8 @@ export interface Deps {
    * never go anywhere else.
    */
   safeFetch: SafeFetch & { close(): Promise<void> };
+  /** Webhook deliveries to a local listener the operator runs (`walkaround webhooks listen`, ADR 12). */
+  listenerFetch: ListenerFetch & { close(): Promise<void> };
   /** Link messages (docs/messages.md#providers): e-mail and SMS providers of the configuration. */
   notifier: Notifier;
   /** Whether a live worker can take analysis work (uploads answer 503 when not). */
@@ -158,7 +161,9 @@ export async function buildStorageDeps(
     throw error;
   }
   const secrets = createSecretBox(loadMasterKey(config.secretKey, config.dataDir));
-  return { config, logger, database, db: database.db, secrets, now: Date.now };
+  // The tenant guard's verdict on a webhook URL an operator sets (buildDeps puts the whole fetch here).
+  const safeFetch: Pick<SafeFetch, 'admit'> = createUrlAdmission(config.outbound);
+  return { config, logger, database, db: database.db, secrets, safeFetch, now: Date.now };
 }
 
 /** Everything the service needs; migrates the database and makes sure a signing key exists. */
@@ -220,6 +225,7 @@ export async function buildDeps(
       }),
       uploadQuota: createUploadQuota({ database: base.database, redis }),
       safeFetch: createSafeFetch(config.outbound),
+      listenerFetch: createListenerFetch(config.outbound),
       notifier: createNotifierFor(config),
       analysisAvailable: analysisAvailability(base),
       captureStaging: await createCaptureStaging(config, base.logger),
@@ -239,6 +245,7 @@ export async function buildDeps(
         await deps.photoQuality.close();
         await deps.notifier.close();
         await deps.safeFetch.close();
+        await deps.listenerFetch.close();
         await deps.queue.close();
         redis?.disconnect();
         await base.database.close();

@@ -52,3 +52,30 @@ export interface EventEnvelope {
   timestamp: string;
   data: unknown;
 }
+
+/**
+ * A local listener (`walkaround webhooks listen`, ADR 12) is live this long after its last renewal; the
+ * listener renews it three times as often, so one missed renewal does not cut it off, and a listener
+ * killed without clean-up stops taking deliveries within this time.
+ */
+export const LISTENER_TTL_MS = 60_000;
+
+/** Names of loopback itself: a URL to a local listener uses one of these, so no resolver is consulted. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The port of a URL that may reach a local listener: plain http to loopback by one of its own names,
+ * without credentials; undefined for any other URL. Whether a listener of the client is live on that port
+ * is for the database to say.
+ */
+export function listenerPortOf(text: string): number | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' || url.username || url.password) return undefined;
+  if (!LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  return url.port === '' ? 80 : Number(url.port);
+}

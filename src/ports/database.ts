@@ -254,6 +254,15 @@ export interface WebhookMessagesTable {
   updated_at: number;
 }
 
+/** A local listener (`walkaround webhooks listen`, ADR 12): loopback `port` takes the client's events. */
+export interface WebhookListenersTable {
+  client_id: string;
+  port: number;
+  /** Live until then; the listener renews it while it runs and removes it when it stops. */
+  expires_at: number;
+  created_at: number;
+}
+
 export interface WebhookAttemptsTable {
   id: string;
   message_id: string;
@@ -342,6 +351,7 @@ export interface Tables {
   queue_workers: QueueWorkersTable;
   webhook_messages: WebhookMessagesTable;
   webhook_attempts: WebhookAttemptsTable;
+  webhook_listeners: WebhookListenersTable;
   links: LinksTable;
   link_media: LinkMediaTable;
   outbox_messages: OutboxMessagesTable;

@@ -43,7 +43,17 @@ export interface SafeResponse {
   body: Readable;
 }
 
-export type SafeFetch = (url: string, init?: SafeFetchInit) => Promise<SafeResponse>;
+export interface SafeFetch {
+  (url: string, init?: SafeFetchInit): Promise<SafeResponse>;
+  /**
+   * Judges `url` now as a request to it would be judged when connecting (scheme, credentials, every
+   * address its host resolves to) and rejects with the OutboundError it would meet; sends nothing. So a
+   * URL kept for later (a `callback_url`, a webhook URL) is refused when it is given, not at its first
+   * delivery. A host that does not resolve is not refused: that is no verdict of the guard, and the
+   * connect judges the addresses again in any case.
+   */
+  admit(url: string): Promise<void>;
+}
 
 /** Reads at most `maxBytes` of a small body (webhook reply excerpts) as UTF-8, then lets the rest go. */
 export async function readLimitedText(body: Readable, maxBytes: number): Promise<string> {
@@ -57,4 +67,13 @@ export async function readLimitedText(body: Readable, maxBytes: number): Promise
     if (size >= maxBytes) break; // leaving the loop destroys the stream, so the rest is never read
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The way to a local listener the operator registered (`walkaround webhooks listen`, ADR 12): loopback
+ * addresses only, and only for a message whose URL names a live listener of its client. An object, not a
+ * function, so that it can never fill a SafeFetch slot (media URLs, callback URLs of tenants).
+ */
+export interface ListenerFetch {
+  request(url: string, init?: SafeFetchInit): Promise<SafeResponse>;
 }

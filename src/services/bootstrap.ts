@@ -1,6 +1,7 @@
 // First start on an empty database: a demo client (with a photo persona), created exactly once even when several processes
 // start together (the app_state row is the lock: only the transaction that inserts it creates the client).
 import type { Db } from '../ports/database.js';
+import type { SafeFetch } from '../ports/outbound-fetch.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import { createClient, type CreatedClient } from './clients.js';
 import { createPersona } from './personas.js';
@@ -12,6 +13,7 @@ const DEMO_MARKER = 'demo_client';
 export async function createDemoClientOnce(deps: {
   db: Db;
   secrets: SecretBox;
+  safeFetch: Pick<SafeFetch, 'admit'>;
   now: () => number;
 }): Promise<DemoClient | undefined> {
   const existing = await deps.db.selectFrom('clients').select('id').limit(1).executeTakeFirst();
@@ -33,4 +35,14 @@ export async function createDemoClientOnce(deps: {
       .execute();
     return { ...created, personaId: persona.id };
   });
+}
+
+/** The demo client's id, if the first start created one. */
+export async function demoClientId(db: Db): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('app_state')
+    .select('value')
+    .where('key', '=', DEMO_MARKER)
+    .executeTakeFirst();
+  return row?.value || undefined;
 }

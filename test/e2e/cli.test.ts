@@ -35,6 +35,8 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
         '0006-capture-options',
         '0007-outbox-sealed-tokens',
         '0008-portal',
+        '0009-webhook-listeners',
+        '0010-outbox-status',
       ],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });

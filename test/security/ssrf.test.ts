@@ -1,7 +1,8 @@
 // The standing SSRF suite: the ways of writing an internal address in a URL a tenant supplies (media URLs,
 // callback and webhook URLs), each judged (a) by the address policy alone and (b) by the real tenant
 // fetch aimed at a TCP listener on loopback that must never accept a connection, also (c) when a public
-// server redirects there. Public controls prove the policy is not simply refusing everything.
+// server redirects there, and (d) when the URL is given (SafeFetch.admit: a `callback_url` or webhook URL
+// is refused at once, ADR 12). Public controls prove the policy is not simply refusing everything.
 //
 // Host names go through the guard's resolver hook: the names below resolve as the table says, `localhost`
 // through the real resolver. The policy itself is the production one (ALLOW_PRIVATE_NETWORKS=false).
@@ -295,5 +296,25 @@ describe('SSRF: the tenant fetch never connects to loopback', () => {
     } finally {
       await viaPublic.close();
     }
+  });
+});
+
+describe('SSRF: a URL judged when it is given (SafeFetch.admit), as the connect would judge it', () => {
+  it.each(REFUSED.map((v) => v.url))('refuses %s', async (url) => {
+    const error = await tenantFetch.admit(withPort(url)).then(
+      () => expect.unreachable('expected a refusal'),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(OutboundError);
+    expect(['private_address', 'scheme']).toContain((error as OutboundError).reason);
+    expect(sink.accepted).toBe(0);
+  });
+
+  it.each(ALLOWED)('admits the public %s', async (url) => {
+    await expect(tenantFetch.admit(url)).resolves.toBeUndefined();
+  });
+
+  it('admits a name that does not resolve: no verdict of the guard, and the connect judges it again', async () => {
+    await expect(tenantFetch.admit('http://nowhere.test/hook')).resolves.toBeUndefined();
   });
 });

@@ -120,7 +120,7 @@ export function createGuardedFetch(
     keepAliveMaxTimeout: 60_000,
   });
 
-  const safeFetch: SafeFetch = async (input, init = {}) => {
+  const safeFetch = async (input: string, init: SafeFetchInit = {}): Promise<SafeResponse> => {
     const timeoutMs = init.timeoutMs ?? settings.timeoutMs;
     const hop = { url: checkTarget(input, (a) => guard.isAllowed(a)) };
     const deadline = new AbortController();
@@ -140,7 +140,53 @@ export function createGuardedFetch(
       throw toOutboundError(error, hop.url);
     }
   };
-  return Object.assign(safeFetch, { close: () => agent.close() });
+  const admit = (url: string) => admitTarget(guard, url, settings.connectTimeoutMs);
+  return Object.assign(safeFetch, { admit, close: () => agent.close() });
+}
+
+/**
+ * The production guard's judgement of a URL without a fetch to go with it (nothing to close): for the
+ * operator CLI, which checks a client's webhook URL but never calls it.
+ */
+export function createUrlAdmission(
+  settings: Pick<OutboundSettings, 'allowPrivateNetworks' | 'connectTimeoutMs'>,
+): Pick<SafeFetch, 'admit'> {
+  const guard = settingsGuard(settings);
+  return { admit: (url) => admitTarget(guard, url, settings.connectTimeoutMs) };
+}
+
+/** SafeFetch.admit: the per-hop check, then every address the host resolves to, as the connect does. */
+async function admitTarget(guard: AddressGuard, input: string, resolveMs: number): Promise<void> {
+  const url = checkTarget(input, (a) => guard.isAllowed(a));
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (net.isIP(host)) return; // checkTarget judged the literal
+  const addresses = await resolveWithin(guard, host, resolveMs);
+  const refusal = addresses && refusalOf(guard, host, addresses);
+  if (refusal) throw new OutboundError('private_address', redact(url), refusal);
+}
+
+/**
+ * The host's addresses, or undefined when it does not resolve within `ms`: admission then lets the URL
+ * through (a name may not exist yet, and DNS may be slow), since the connect judges it again anyway.
+ */
+async function resolveWithin(
+  guard: AddressGuard,
+  hostname: string,
+  ms: number,
+): Promise<LookupAddress[] | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms, undefined)));
+  try {
+    return await Promise.race([guard.resolve(hostname).catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Why a host with these addresses is refused, or undefined: any one address not allowed is enough. */
+function refusalOf(guard: AddressGuard, hostname: string, addresses: LookupAddress[]): string | undefined {
+  const refused = addresses.find((a) => !guard.isAllowed(a.address));
+  return refused && `Refused ${hostname}: resolves to private address ${refused.address}`;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -207,11 +253,8 @@ function resolveLocation(location: string, base: URL): string {
 function guardedLookup(guard: AddressGuard): LookupFunction {
   return (hostname, options, callback) => {
     const found = (addresses: LookupAddress[]) => {
-      const refused = addresses.find((a) => !guard.isAllowed(a.address));
-      if (refused) {
-        const message = `Refused ${hostname}: resolves to private address ${refused.address}`;
-        return callback(new OutboundError('private_address', '', message), '', 0);
-      }
+      const refusal = refusalOf(guard, hostname, addresses);
+      if (refusal) return callback(new OutboundError('private_address', '', refusal), '', 0);
       const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
       const usable = family ? addresses.filter((a) => a.family === family) : addresses;
       const [first] = usable;

@@ -5,23 +5,35 @@ import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { type Db, inTransaction } from '../../ports/database.js';
-import { OutboundError, readLimitedText, type SafeFetch } from '../../ports/outbound-fetch.js';
+import {
+  OutboundError,
+  readLimitedText,
+  type ListenerFetch,
+  type SafeFetch,
+  type SafeFetchInit,
+  type SafeResponse,
+} from '../../ports/outbound-fetch.js';
 import { DELIVERY_TIMEOUT_MS, outcomeOf, RESPONSE_EXCERPT_BYTES } from '../../domain/webhooks.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { Metrics } from '../../ports/metrics.js';
 import { VERSION } from '../../version.js';
 import { jobKeys, type JobPayloads } from '../../domain/jobs.js';
+import { isLiveListenerUrl } from './listeners.js';
 
 export interface DeliverDeps {
   db: Db;
   queue: JobQueue;
   safeFetch: SafeFetch;
+  /** To a live local listener of the message's client (`walkaround webhooks listen`, ADR 12) only. */
+  listenerFetch: ListenerFetch;
   secrets: SecretBox;
   now: () => number;
   /** Seconds to wait before each retry (by default the documented schedule, docs/webhooks.md). */
   retrySchedule: readonly number[];
   metrics: Pick<Metrics, 'webhookAttempted' | 'webhookDelivered'>;
 }
+
+type SafeFetchCall = (url: string, init: SafeFetchInit) => Promise<SafeResponse>;
 
 /** A re-send by hand (`manual`) is one more attempt, whatever the message's state, with no retries after it. */
 export type DeliveryJob = JobPayloads['deliver-webhook'];
@@ -56,8 +68,13 @@ export async function deliverMessage(deps: DeliverDeps, job: DeliveryJob): Promi
   let excerpt: string | null = null;
   let error: string | null = null;
   let refused = false;
+  // Loopback is reached only through a listener the operator runs for this client, while it runs.
+  const viaListener = await isLiveListenerUrl(deps, message.client_id, message.url);
+  const send: SafeFetchCall = viaListener
+    ? (url, init) => deps.listenerFetch.request(url, init)
+    : deps.safeFetch;
   try {
-    const response = await deps.safeFetch(message.url, {
+    const response = await send(message.url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

@@ -8,6 +8,7 @@ import { links } from './0005-links.js';
 import { captureOptions } from './0006-capture-options.js';
 import { outboxSealedTokens } from './0007-outbox-sealed-tokens.js';
 import { portal } from './0008-portal.js';
+import { webhookListeners } from './0009-webhook-listeners.js';
 import { outboxStatus } from './0010-outbox-status.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
@@ -23,6 +24,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0006-capture-options': captureOptions(),
         '0007-outbox-sealed-tokens': outboxSealedTokens(),
         '0008-portal': portal(),
+        '0009-webhook-listeners': webhookListeners(),
         '0010-outbox-status': outboxStatus(),
       }),
   };
