@@ -149,6 +149,13 @@ export const catalogue = {
     surface: 'upload',
     when: 'A media URL that could not be fetched: refused address, error status, timeout, too large.',
   },
+  UPLOAD_CALLBACK_PRIVATE: {
+    status: 400,
+    message:
+      'callback_url points to a private address (<host>): refused unless the operator sets ALLOW_PRIVATE_NETWORKS=true; to receive webhooks on this machine, run walkaround webhooks listen',
+    surface: 'upload',
+    when: 'A `callback_url` whose host is, or resolves to, a private, loopback or link-local address while `ALLOW_PRIVATE_NETWORKS` is off, unless it names a live local listener of the client (`walkaround webhooks listen`, ADR 12).',
+  },
   UPLOAD_CALLBACK_REQUIRED: {
     status: 400,
     message: 'please provide callback_url',
@@ -353,7 +360,7 @@ export const catalogue = {
     status: 400,
     message: '<reason>',
     surface: 'plain',
-    when: 'A client setting that breaks a rule (empty name, webhook URL, quota, service window, time zone, link validity, event types).',
+    when: 'A client setting that breaks a rule (empty name, webhook URL: its form, or a private address while `ALLOW_PRIVATE_NETWORKS` is off; quota, service window, time zone, link validity, event types).',
   },
   API_KEY_PREFIX_NOT_FOUND: {
     status: 404,

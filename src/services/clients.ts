@@ -6,7 +6,9 @@ import { type ClientRow, type Db, inTransaction } from '../ports/database.js';
 import { WEBHOOK_SECRET_PREFIX } from '../domain/secret-formats.js';
 import { isTimeZone, parseServiceWindow } from '../domain/service-window.js';
 import { EVENT_TYPES, isEventType } from '../domain/webhooks.js';
+import type { SafeFetch } from '../ports/outbound-fetch.js';
 import { issueApiKey } from './api-keys.js';
+import { admitWebhookUrl, isPrivateRefusal } from './webhooks/targets.js';
 
 export const CLIENT_DEFAULTS = {
   quotaPerHour: 1000,
@@ -37,11 +39,15 @@ interface Deps {
   now: () => number;
 }
 
+/** Changing settings also needs the tenant fetch, whose guard judges a webhook URL when it is given. */
+type SettingDeps = Deps & { safeFetch: Pick<SafeFetch, 'admit'> };
+
 export async function createClient(
-  deps: Deps,
+  deps: SettingDeps,
   input: ClientSettings & { name: string },
 ): Promise<CreatedClient> {
   const settings = checkSettings(input);
+  await admitWebhookTarget(deps, undefined, settings.webhookUrl);
   const now = deps.now();
   const webhookSecret = newWebhookSecret();
   const client: ClientRow = {
@@ -66,8 +72,9 @@ export async function createClient(
   return { client, apiKey, webhookSecret };
 }
 
-export async function updateClient(deps: Deps, id: string, input: ClientSettings): Promise<ClientRow> {
+export async function updateClient(deps: SettingDeps, id: string, input: ClientSettings): Promise<ClientRow> {
   const settings = checkSettings(input);
+  await admitWebhookTarget(deps, id, settings.webhookUrl);
   const patch = {
     ...(settings.name !== undefined && { name: settings.name }),
     ...(settings.webhookUrl !== undefined && { webhook_url: settings.webhookUrl }),
@@ -193,6 +200,26 @@ async function requireClient(db: Db, id: string): Promise<void> {
 }
 
 const invalid = (reason: string) => new AppError('CLIENT_INVALID', { params: { reason } });
+
+/**
+ * A webhook URL its deliveries could not reach is refused now, not at its first delivery (ADR 12): the
+ * tenant guard's verdict, or a live local listener of the client (an update only: a new client has none).
+ */
+async function admitWebhookTarget(
+  deps: SettingDeps,
+  clientId: string | undefined,
+  url: string | null | undefined,
+): Promise<void> {
+  if (!url) return;
+  await admitWebhookUrl(deps, clientId, url).catch((error: unknown) => {
+    if (!isPrivateRefusal(error)) throw error;
+    throw invalid(
+      `webhook URL ${url} points to a private address (${error.message}); private, loopback and ` +
+        'link-local addresses are refused unless ALLOW_PRIVATE_NETWORKS=true. To receive webhooks on ' +
+        'this machine, run walkaround webhooks listen',
+    );
+  });
+}
 
 function checkSettings<T extends ClientSettings>(input: T): T {
   if (input.name !== undefined && input.name.trim() === '') throw invalid('name must not be empty');

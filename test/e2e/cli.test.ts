@@ -89,6 +89,14 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     expect(await json('clients', 'revoke-key', created.id)).toEqual({ client_id: created.id, revoked: 1 });
   });
 
+  it('takes a private webhook URL when the operator sets ALLOW_PRIVATE_NETWORKS=true', async () => {
+    const url = 'http://localhost:9000/hook';
+    const args = ['clients', 'create', '--name', 'Local', '--webhook-url', url, '--json'];
+    const created = await runCli(args, { ...environment.env, ALLOW_PRIVATE_NETWORKS: 'true' });
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ webhook_url: url });
+  });
+
   it('prints readable text without --json', async () => {
     const result = await cli('clients', 'create', '--name', 'Readable');
     expect(result.code).toBe(0);
@@ -291,6 +299,15 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     [
       ['clients', 'create', '--name', 'X', '--webhook-url', 'https://user:secret@hooks.example.com/x'],
       'walkaround: webhook URL must not contain credentials (user:password@); deliveries are signed instead',
+    ],
+    // Deliveries could not reach these (ALLOW_PRIVATE_NETWORKS is off): refused when given (ADR 12).
+    [
+      ['clients', 'create', '--name', 'X', '--webhook-url', 'http://localhost:9000/hook'],
+      'private, loopback and link-local addresses are refused unless ALLOW_PRIVATE_NETWORKS=true. To receive webhooks on this machine, run walkaround webhooks listen',
+    ],
+    [
+      ['clients', 'create', '--name', 'X', '--webhook-url', 'http://169.254.169.254/latest/meta-data/'],
+      'walkaround: webhook URL http://169.254.169.254/latest/meta-data/ points to a private address (Refused 169.254.169.254: private address)',
     ],
     [
       ['clients', 'update', 'x', '--service-window', 'sometimes'],

@@ -263,7 +263,7 @@ describe('webhook secret rotation and operator re-send', () => {
 });
 
 describe('webhooks to private addresses', () => {
-  it('refuses a callback resolving to loopback or the metadata address; logged as failed attempts, never sent', async () => {
+  it('refuses a webhook URL resolving to loopback or the metadata address at delivery too; logged as failed attempts, never sent', async () => {
     const receiver = await startReceiver(() => '');
     // The production safe-fetch: private addresses are refused (ALLOW_PRIVATE_NETWORKS is off).
     const t = await startTestApp('sqlite', { WEBHOOK_RETRY_SCHEDULE: '1s' });
@@ -273,14 +273,30 @@ describe('webhooks to private addresses', () => {
     try {
       const client = await t.newClient();
       const api = uploadClient(await app.listen({ port: 0, host: '127.0.0.1' }));
-      for (const callback of [
+      for (const target of [
         `http://localhost:${receiver.port}/x`,
         'http://169.254.169.254/latest/meta-data/',
       ]) {
+        // Given as callback_url, it is refused at once (test/http/upload-callback.test.ts has the variants).
+        const refused = await api.credentials(client.apiKey);
+        const answer = await api.files(
+          refused.refresh_token,
+          { type: 'file', session: refused.session, case_id: 'private', callback_url: target },
+          [{ name: 'a.jpg', content: photo('home.jpg') }],
+        );
+        expect(answer.status).toBe(400);
+        expect(answer.body.message).toContain('ALLOW_PRIVATE_NETWORKS=true');
+        // A URL that got past that check (kept from before it existed, or a name that resolved elsewhere
+        // then) meets the guard at every connect.
+        await t.deps.db
+          .updateTable('clients')
+          .set({ webhook_url: target })
+          .where('id', '=', client.id)
+          .execute();
         const c = await api.credentials(client.apiKey);
         const res = await api.files(
           c.refresh_token,
-          { type: 'file', session: c.session, case_id: 'private', callback_url: callback },
+          { type: 'file', session: c.session, case_id: 'private' },
           [{ name: 'a.jpg', content: photo('home.jpg') }],
         );
         expect(res.status).toBe(200);

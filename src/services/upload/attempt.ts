@@ -12,6 +12,8 @@ import type { UploadQuota } from '../../ports/upload-quota.js';
 import { spendCredential, type TokenClaims } from '../session-tokens.js';
 import { recordInspection, type InspectionFields } from '../record-inspection.js';
 import { deleteIfUnreferenced } from '../stored-objects.js';
+import type { SafeFetch } from '../../ports/outbound-fetch.js';
+import { admitWebhookUrl, isPrivateRefusal } from '../webhooks/targets.js';
 import { checkHttpUrl } from './fields.js';
 import { Intake, type Variant } from './intake.js';
 
@@ -28,6 +30,8 @@ export interface UploadDeps {
   now: () => number;
   /** Base of links in webhook events. */
   publicBaseUrl: string;
+  /** The tenant fetch, whose guard judges `callback_url` when it is given. */
+  fetch: { safeFetch: Pick<SafeFetch, 'admit'> };
 }
 
 export interface UploadAccepted {
@@ -41,6 +45,7 @@ export class UploadAttempt {
   readonly intake: Intake;
   private quotaTaken = false;
   private claimedSession: string | undefined;
+  private admittedCallback: string | undefined;
 
   private constructor(
     private readonly deps: UploadDeps,
@@ -95,10 +100,24 @@ export class UploadAttempt {
     this.claimedSession = session;
   }
 
-  /** `callback_url` (docs/api.md#upload): required without a client webhook URL; http(s) when given. */
-  checkCallback(callbackUrl: string | undefined): void {
-    if (callbackUrl) checkHttpUrl('callback_url', callbackUrl);
-    else if (!this.client.webhook_url) throw new AppError('UPLOAD_CALLBACK_REQUIRED');
+  /**
+   * `callback_url` (docs/api.md#upload): required without a client webhook URL; when given, http(s) and
+   * an address deliveries may reach, judged now rather than at the first delivery (ADR 12).
+   */
+  async checkCallback(callbackUrl: string | undefined): Promise<void> {
+    if (!callbackUrl) {
+      if (!this.client.webhook_url) throw new AppError('UPLOAD_CALLBACK_REQUIRED');
+      return;
+    }
+    const url = checkHttpUrl('callback_url', callbackUrl);
+    // A multipart upload checks its fields before its first file and again at the end.
+    if (this.admittedCallback === callbackUrl) return;
+    const deps = { ...this.deps, safeFetch: this.deps.fetch.safeFetch };
+    await admitWebhookUrl(deps, this.client.id, callbackUrl).catch((error: unknown) => {
+      if (!isPrivateRefusal(error)) throw error;
+      throw new AppError('UPLOAD_CALLBACK_PRIVATE', { params: { host: url.hostname }, cause: error });
+    });
+    this.admittedCallback = callbackUrl;
   }
 
   /** Publishes the staged media and writes inspection, media and job in one transaction. */

@@ -32,7 +32,7 @@ export async function uploadFiles(
         continue;
       }
       if (!checked && REQUIRED_BEFORE_FILES.every((name) => name in fields)) {
-        checkFileFields(fields, attempt);
+        await checkFileFields(fields, attempt);
         checked = true;
       }
       const expectedKind = kindOfExtension(extensionOf(part.filename));
@@ -50,15 +50,15 @@ export async function uploadFiles(
         expectedKind,
       });
     }
-    return await attempt.accept(checkFileFields(fields, attempt));
+    return await attempt.accept(await checkFileFields(fields, attempt));
   } catch (error) {
     await attempt.abandon();
     throw error;
   }
 }
 
-function checkFileFields(fields: Record<string, unknown>, attempt: UploadAttempt): FileUpload {
+async function checkFileFields(fields: Record<string, unknown>, attempt: UploadAttempt): Promise<FileUpload> {
   const checked = checkFields(FileUploadFields, fields);
-  attempt.checkCallback(checked.callback_url);
+  await attempt.checkCallback(checked.callback_url);
   return checked;
 }

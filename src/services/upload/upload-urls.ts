@@ -17,7 +17,7 @@ export async function uploadUrls(
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       throw new AppError('UPLOAD_UNSUPPORTED_MEDIA');
     const fields = checkFields(UrlsUploadBody, body as Record<string, unknown>);
-    attempt.checkCallback(fields.callback_url);
+    await attempt.checkCallback(fields.callback_url);
     const items = planUrlItems(fields);
     await attempt.claimSession(fields.session);
     precheckUrlItems(items, attempt.intake);
