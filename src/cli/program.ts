@@ -10,6 +10,7 @@ import { personasCommand } from './personas.js';
 import { serveCommand } from './serve.js';
 import { signingKeysCommand } from './signing-keys.js';
 import { usersCommand } from './users.js';
+import { webhooksCommand } from './webhooks.js';
 
 export function buildProgram(): Command {
   return new Command('walkaround')
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
     .addCommand(signingKeysCommand())
     .addCommand(inspectionsCommand())
     .addCommand(deliveriesCommand())
+    .addCommand(webhooksCommand())
     .addCommand(outboxCommand())
     .addCommand(labelsCommand())
     .showHelpAfterError();

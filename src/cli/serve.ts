@@ -6,6 +6,7 @@ import { buildDeps } from '../deps.js';
 import { createDemoClientOnce, type DemoClient } from '../services/bootstrap.js';
 import { table } from './context.js';
 import { oneOf } from './options.js';
+import { LISTEN_DEFAULT_PORT, listenUrl } from './webhooks.js';
 
 type Role = 'api' | 'worker' | 'all';
 
@@ -81,6 +82,11 @@ function printDemoClient(demo: DemoClient, config: Readonly<Config>): void {
       'Try it:',
       `  curl -s -X POST ${base}/api/authenticate -H 'content-type: application/json' -d '{"key":"${demo.apiKey}"}'`,
       `  curl -s -X POST ${urlgen}/superappToken -H 'content-type: application/json' -d '{"apiKey":"${demo.apiKey}","personaId":${demo.personaId}}'`,
+      '',
+      // Tenant URLs may not reach loopback by default: a newcomer's receiver on localhost needs this way.
+      'Receive its webhooks on this machine: run `npx walkaround webhooks listen` in another terminal and',
+      `name callback_url=${listenUrl(LISTEN_DEFAULT_PORT)} in an upload; each event is verified and printed there.`,
+      '(Other private and loopback callback URLs are refused unless ALLOW_PRIVATE_NETWORKS=true.)',
       '',
     ].join('\n') + '\n',
   );

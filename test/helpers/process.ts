@@ -98,6 +98,44 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   throw new Error(`walkaround serve did not become healthy:\n${output}`);
 }
 
+export interface RunningCli {
+  pid: number;
+  output(): string;
+  /** Resolves with the output once `done` holds for it (checked as output arrives); rejects on exit. */
+  waitFor(done: (output: string) => boolean, ms?: number): Promise<string>;
+  /** Sends SIGINT (Ctrl-C) and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts a long-running `walkaround` command (such as `webhooks listen`); stdout and stderr together. */
+export function startCli(args: string[], env: Record<string, string>): RunningCli {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return {
+    pid: child.pid!,
+    output: () => output,
+    async waitFor(done, ms = 60_000) {
+      const deadline = Date.now() + ms;
+      while (!done(output)) {
+        if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output}`);
+        if (Date.now() > deadline) throw new Error(`waited ${ms} ms in vain:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return output;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
+}
+
 /** The server logged an answer that its OpenAPI document does not declare (RESPONSE_CONTRACT). */
 function failOnContractViolations(output: string): void {
   const lines = output.split('\n').filter((line) => line.includes('response contract violation'));
