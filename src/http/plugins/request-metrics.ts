@@ -47,7 +47,8 @@ export const requestMetricsPlugin = fp(async function requestMetrics(
       if (accepted) metrics.linkEvent('created');
     },
     // The first read of the flow opens the link (services/links/capture.ts readFlow): the link as the
-    // credential check read it, before this request, was not opened yet.
+    // credential check read it, before this request, was not opened yet. Two first reads at the same
+    // instant (two tabs) both count; the `link.opened` event goes out once.
     [`GET ${CAPTURE_PREFIX}/flow`]: (request, accepted) => {
       if (accepted && request.link?.link.opened_at === null) metrics.linkEvent('opened');
     },
