@@ -185,6 +185,34 @@ describe.each(Object.entries(ADAPTERS))('job queue: %s', (_name, adapter) => {
     await runner.stop();
   });
 
+  it('runs a job once more when it is re-armed while it runs (its run may be past what changed)', async () => {
+    let runs = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const runner = q.run(
+      {
+        again: async () => {
+          runs++;
+          if (runs === 1) await held;
+        },
+      },
+      { concurrency: 1, workerId: 'w-rearm' },
+    );
+    await database.db
+      .transaction()
+      .execute((trx) => q.enqueue(trx, { task: 'again', key: 'again-2', payload: {} }));
+    await until(() => runs === 1);
+    await database.db
+      .transaction()
+      .execute((trx) => q.enqueue(trx, { task: 'again', key: 'again-2', payload: {}, again: true }));
+    release();
+    await until(() => runs === 2);
+    await until(async () => succeeded(await q.state('again-2')));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(runs).toBe(2);
+    await runner.stop();
+  });
+
   it('runs the tasks of one runner while another runner of the same queue is busy (lanes)', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -5,6 +5,7 @@
 // (on SQLite its claim queues behind the enqueueing transaction on the one connection, so it sees the
 // job as soon as it commits); runners of other processes find it at their next poll.
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import type { Dialect } from '../db/connect.js';
 import type { Db, JobRow } from '../../ports/database.js';
 import type { JobPayloads } from '../../domain/jobs.js';
@@ -94,12 +95,23 @@ export function createDbQueue<Tasks extends TaskMap = JobPayloads>(opts: DbQueue
           status: 'pending',
           locked_by: null,
           locked_until: null,
-          attempts: eb('attempts', '-', 1),
+          attempts: eb
+            .case()
+            .when('attempts', '>', 0)
+            .then(eb('attempts', '-', 1))
+            .else(0)
+            .end(),
           updated_at: now,
         }))
         .execute();
       return;
     }
+    // Asked to run again while it ran (enqueue with `again`): pending once more, whatever this run gave.
+    const rerun = await update
+      .where('attempts', '=', 0)
+      .set({ status: 'pending', locked_by: null, locked_until: null, updated_at: now })
+      .executeTakeFirst();
+    if (Number(rerun.numUpdatedRows) > 0) return;
     if (failure === undefined) {
       await update
         .set({ status: 'completed', locked_by: null, locked_until: null, last_error: null, updated_at: now })
@@ -144,16 +156,20 @@ export function createDbQueue<Tasks extends TaskMap = JobPayloads>(opts: DbQueue
           job.again
             ? oc
                 .column('key')
-                .doUpdateSet({
-                  status: 'pending',
+                .doUpdateSet((eb) => ({
+                  // A running job may be past the point that reads what changed: it is asked to run
+                  // once more when it ends (attempts 0 says so; a running job has counted its attempt).
+                  status: sql<
+                    JobRow['status']
+                  >`case when ${eb.ref('jobs.status')} = 'running' then 'running' else 'pending' end`,
                   attempts: 0,
                   run_at: job.runAt ?? now,
                   last_error: null,
                   payload: JSON.stringify(job.payload),
                   updated_at: now,
-                })
-                // A job that is pending or running already will produce the fresh result itself.
-                .where('jobs.status', 'in', ['completed', 'failed'])
+                }))
+                // A pending job has not started: it will read the fresh state itself.
+                .where('jobs.status', 'in', ['completed', 'failed', 'running'])
             : oc.column('key').doNothing(),
         )
         .execute();
