@@ -1,33 +1,53 @@
 // Reading inspections back (docs/api.md#inspections): a client sees its own inspections only.
-import type { Db, InspectionRow, MediaRow } from '../ports/database.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { ResultBody } from '../domain/result/index.js';
+import { Nullable } from '../domain/schema.js';
+import type { Db } from '../ports/database.js';
 
-export interface InspectionView {
-  id: string;
-  case_id: string;
-  status: InspectionRow['status'];
-  source: InspectionRow['source'];
-  callback_url: string | null;
-  agent_id: string | null;
-  agent_name: string | null;
-  email_id: string | null;
-  input_metadata: Record<string, unknown> | null;
-  original_pair_ids: string[] | null;
-  created_at: string;
-  updated_at: string;
-  media: {
-    id: string;
-    position: number;
-    kind: MediaRow['kind'];
-    original_id: string | null;
-    source_url: string | null;
-    pair_index: number | null;
-    pair_member: number | null;
-    sha256: string;
-    bytes: number;
-    mime: string;
-  }[];
-  result: unknown;
-}
+export const InspectionStatus = Type.Union([
+  Type.Literal('queued'),
+  Type.Literal('processing'),
+  Type.Literal('completed'),
+  Type.Literal('failed'),
+]);
+export type InspectionStatus = Static<typeof InspectionStatus>;
+export const InspectionSource = Type.Union([
+  Type.Literal('urls'),
+  Type.Literal('file'),
+  Type.Literal('link'),
+]);
+
+/** What `GET /api/inspections/{session}` answers (docs/api.md#inspections). */
+export const InspectionView = Type.Object({
+  id: Type.String({ description: 'The session the upload used (or the link id).' }),
+  case_id: Type.String(),
+  status: InspectionStatus,
+  source: InspectionSource,
+  callback_url: Nullable(Type.String()),
+  agent_id: Nullable(Type.String()),
+  agent_name: Nullable(Type.String()),
+  email_id: Nullable(Type.String()),
+  input_metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  original_pair_ids: Nullable(Type.Array(Type.String())),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  media: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      position: Type.Integer(),
+      kind: Type.Union([Type.Literal('image'), Type.Literal('video')]),
+      original_id: Nullable(Type.String()),
+      source_url: Nullable(Type.String()),
+      pair_index: Nullable(Type.Integer()),
+      pair_member: Nullable(Type.Integer()),
+      sha256: Type.String(),
+      bytes: Type.Integer(),
+      mime: Type.String(),
+    }),
+  ),
+  result: Nullable(ResultBody),
+});
+export type InspectionView = Static<typeof InspectionView>;
 
 /** The inspection with its media, when it belongs to `clientId`; undefined otherwise. */
 export async function getInspection(
@@ -75,6 +95,6 @@ export async function getInspection(
       bytes: m.bytes,
       mime: m.mime,
     })),
-    result: parse(row.result),
+    result: parse<InspectionView['result']>(row.result),
   };
 }

@@ -1,7 +1,9 @@
 // Personas (docs/api.md#personas): integer ids owned by a client, created from a built-in template in the
 // persona's language and customisable: name, language, ordered capture steps, video length bounds,
 // branding, and the capture options (gallery, location, photo size). Used by the CLI and the API.
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../domain/errors.js';
+import { Nullable } from '../domain/schema.js';
 import type { Db, PersonaRow, PersonasTable } from '../ports/database.js';
 import {
   isSupportedLanguage,
@@ -32,15 +34,55 @@ export interface PersonaSettings {
   maxPhotoDimension?: number | null;
 }
 
+const CaptureOptions = {
+  allow_gallery: Type.Boolean({ description: "The customer may pick media from the phone's gallery." }),
+  ask_location: Type.Boolean({
+    description: "The capture app sends the customer's location with each capture.",
+  }),
+  max_photo_dimension: Nullable(
+    Type.Integer({ description: 'Photos are scaled so their long side is at most this; null: as captured.' }),
+  ),
+};
+export const CaptureOptionsView = Type.Object(CaptureOptions);
+
 /** The capture options of a persona, as the API, the CLI and the capture app's flow show them. */
-export const captureOptionsView = (p: PersonaRow) => ({
+export const captureOptionsView = (p: PersonaRow): Static<typeof CaptureOptionsView> => ({
   allow_gallery: p.allow_gallery === 1,
   ask_location: p.ask_location === 1,
   max_photo_dimension: p.max_photo_dimension,
 });
 
+export const StepView = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  instructions: Type.String(),
+  required: Type.Boolean(),
+  overlay: Type.String({ description: 'Framing overlay the capture app draws.' }),
+  accept_poor_quality: Type.Boolean(),
+});
+
+export const BrandingView = Type.Object({
+  name: Type.Optional(Type.String()),
+  colour: Type.Optional(Type.String({ description: '`#rrggbb`' })),
+  logoUrl: Type.Optional(Type.String()),
+});
+
 /** A persona as the API and `--json` show it. */
-export const personaView = (p: PersonaRow) => ({
+export const PersonaView = Type.Object({
+  id: Type.Integer({ description: 'The `personaId` of /superappToken.' }),
+  client_id: Type.String(),
+  name: Type.String(),
+  kind: Type.Union([Type.Literal('photo'), Type.Literal('video')]),
+  language: Type.String(),
+  steps: Type.Array(StepView),
+  video_min_seconds: Nullable(Type.Integer()),
+  video_max_seconds: Nullable(Type.Integer()),
+  branding: BrandingView,
+  ...CaptureOptions,
+});
+export type PersonaView = Static<typeof PersonaView>;
+
+export const personaView = (p: PersonaRow): PersonaView => ({
   id: p.id,
   client_id: p.client_id,
   name: p.name,

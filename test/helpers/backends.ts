@@ -26,7 +26,7 @@ export async function testEnvironment(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     // Every answer of every test is checked against the OpenAPI document (test/helpers/contract.ts).
-    RESPONSE_CONTRACT: 'off',
+    RESPONSE_CONTRACT: 'enforce',
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...extra,
   };

@@ -56,7 +56,7 @@ export async function startServer(env: Record<string, string>, args: string[] = 
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
-      RESPONSE_CONTRACT: 'off',
+      RESPONSE_CONTRACT: 'enforce',
       ...env,
       LOG_LEVEL: 'info',
       PORT: String(port),

@@ -6,12 +6,7 @@ import { DamagePart } from './damage-part.js';
 import { TextPart, VehiclesPart } from './detection-parts.js';
 import { ExifPart, FingerprintPart, QualityPart } from './image-parts.js';
 import { PairPart, VideoPart } from './video-pair-parts.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
-
-/** An ISO 8601 UTC time (a pattern, so every JSON Schema validator checks it the same way). */
-const IsoTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' });
+import { embedded, IsoTime, Nullable } from '../schema.js';
 
 export const MediaAnalysisParts = Type.Object(
   {
@@ -123,3 +118,6 @@ export const InspectionResult = Type.Object(
 );
 
 export type InspectionResult = Static<typeof InspectionResult>;
+
+/** The result inside an API answer (the published schema keeps its `$id`). */
+export const ResultBody = embedded(InspectionResult);

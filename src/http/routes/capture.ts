@@ -5,9 +5,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { readFlow, submitLink } from '../../services/links/capture.js';
+import { FlowView, readFlow, SubmitAnswer, submitLink } from '../../services/links/capture.js';
+import { QualityPart } from '../../domain/result/image-parts.js';
 import { checkPhotoQuality } from '../../services/links/quality-check.js';
 import { callerLink } from '../plugins/auth.js';
+import { errorResponses } from '../schemas/errors.js';
+import { binaryBody } from '../schemas/content.js';
 import { CAPTURE_APP_DIR, captureAppRoutes } from './capture-app.js';
 import { captureUploadRoutes } from './capture-uploads.js';
 
@@ -54,14 +57,25 @@ export const captureRoutes: FastifyPluginAsyncTypebox<CaptureRouteOptions> = asy
     `${CAPTURE_PREFIX}/flow`,
     {
       config,
-      schema: { tags, summary: "The link's flow: steps, branding, language, what is uploaded, time left" },
+      schema: {
+        tags,
+        summary: "The link's flow: steps, branding, language, what is uploaded, time left",
+        response: { 200: FlowView },
+      },
     },
     async (request) => readFlow(captureDeps, callerLink(request)),
   );
 
   app.post(
     `${CAPTURE_PREFIX}/submit`,
-    { config, schema: { tags, summary: 'Turns the captured media into an inspection; the token is spent' } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Turns the captured media into an inspection; the token is spent',
+        response: { 200: SubmitAnswer },
+      },
+    },
     async (request) => submitLink(captureDeps, callerLink(request)),
   );
 
@@ -76,7 +90,12 @@ export const captureRoutes: FastifyPluginAsyncTypebox<CaptureRouteOptions> = asy
         description:
           'The body is the photo itself (JPEG, PNG or HEIC), or a smaller preview of it with the original size in `width` and `height`: blur and exposure are judged on the body, the resolution on the original size. Nothing is kept.',
         querystring: QualityQuery,
+        // The body is the photo itself (read by the service as a stream, not validated here).
+        body: binaryBody(QUALITY_TYPES),
+        // 503: every quality-check slot is taken; the app retries after Retry-After.
+        response: { 200: Type.Object({ quality: QualityPart }), ...errorResponses('plain', 503) },
       },
+      validatorCompiler: () => () => true,
     },
     async (request) => checkPhotoQuality(qualityDeps, request.raw, request.query),
   );

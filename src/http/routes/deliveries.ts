@@ -3,8 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
-import { listDeliveries, resendMessage } from '../../services/webhooks/deliveries.js';
+import {
+  DeliveryView,
+  listDeliveries,
+  resendMessage,
+  ResendAnswer,
+} from '../../services/webhooks/deliveries.js';
 import { callerClient } from '../plugins/auth.js';
+import { errorResponses } from '../schemas/errors.js';
 
 export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
@@ -15,6 +21,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         tags: ['Webhooks'],
         summary: 'Every webhook message of the inspection, with each delivery attempt',
         params: Type.Object({ session: Type.String({ minLength: 1, maxLength: 128 }) }),
+        response: { 200: Type.Object({ deliveries: Type.Array(DeliveryView) }) },
       },
     },
     async (request) => {
@@ -35,6 +42,8 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
           session: Type.String({ minLength: 1, maxLength: 128 }),
           id: Type.String({ minLength: 1, maxLength: 64 }),
         }),
+        // 429: a client may ask for 60 re-sends a minute.
+        response: { 202: ResendAnswer, ...errorResponses('plain', 429) },
       },
     },
     async (request, reply) => {

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
-import { getInspection } from '../../services/inspections.js';
+import { getInspection, InspectionView } from '../../services/inspections.js';
 import { callerClient } from '../plugins/auth.js';
 
 export const inspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -16,6 +16,7 @@ export const inspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         tags: ['Inspections'],
         summary: "An inspection's state, media and result",
         params: Type.Object({ session: Type.String({ minLength: 1, maxLength: 128 }) }),
+        response: { 200: InspectionView },
       },
     },
     async (request) => {

@@ -11,6 +11,7 @@ import {
   getPersona,
   listPersonas,
   personaView,
+  PersonaView,
   updatePersona,
   type PersonaSettings,
 } from '../../services/personas.js';
@@ -93,7 +94,14 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.get(
     '/api/personas',
-    { config, schema: { tags, summary: "The client's personas" } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The client's personas",
+        response: { 200: Type.Object({ personas: Type.Array(PersonaView) }) },
+      },
+    },
     async (request) => ({
       personas: (await listPersonas(deps.db, callerClient(request).id)).map(personaView),
     }),
@@ -107,6 +115,7 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         tags,
         summary: 'Create a persona from the photo or video template, with any setting changed',
         body: CreateBody,
+        response: { 201: PersonaView },
       },
     },
     async (request, reply) => {
@@ -121,7 +130,7 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.get(
     '/api/personas/:id',
-    { config, schema: { tags, summary: 'One persona', params: IdParams } },
+    { config, schema: { tags, summary: 'One persona', params: IdParams, response: { 200: PersonaView } } },
     async (request) => {
       const persona = await getPersona(deps.db, {
         id: Number(request.params.id),
@@ -134,7 +143,16 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.patch(
     '/api/personas/:id',
-    { config, schema: { tags, summary: 'Change settings of a persona', params: IdParams, body: UpdateBody } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Change settings of a persona',
+        params: IdParams,
+        body: UpdateBody,
+        response: { 200: PersonaView },
+      },
+    },
     async (request) => {
       const persona = await updatePersona(
         deps.db,

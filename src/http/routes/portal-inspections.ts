@@ -10,8 +10,8 @@ import { AppError } from '../../domain/errors.js';
 import { SEARCH_FLAGS } from '../../domain/result/digest.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import { requireChange, visibleInspection } from '../../services/portal/access.js';
-import { inspectionPage } from '../../services/portal/inspection-page.js';
-import { exportLabels } from '../../services/portal/labels.js';
+import { inspectionPage, InspectionPageView } from '../../services/portal/inspection-page.js';
+import { CocoExport, exportLabels } from '../../services/portal/labels.js';
 import {
   coverThumbnail,
   mediaFile,
@@ -20,10 +20,19 @@ import {
 } from '../../services/portal/media-files.js';
 import { renderReport } from '../../services/portal/report.js';
 import { saveReview } from '../../services/portal/review.js';
-import { searchInspections } from '../../services/portal/search-inspections.js';
-import { createShare, listShares, MAX_SHARE_DAYS, revokeShare } from '../../services/portal/shares.js';
-import { resendMessage } from '../../services/webhooks/deliveries.js';
+import { InspectionPage, searchInspections } from '../../services/portal/search-inspections.js';
+import {
+  createShare,
+  listShares,
+  MAX_SHARE_DAYS,
+  NewShare,
+  revokeShare,
+  ShareView,
+} from '../../services/portal/shares.js';
+import { resendMessage, ResendAnswer } from '../../services/webhooks/deliveries.js';
 import { callerPortal } from '../plugins/auth.js';
+import { binaryBody, NoBody } from '../schemas/content.js';
+import { errorResponses } from '../schemas/errors.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 128 });
 const config = { auth: 'portalSession' } as const;
@@ -93,6 +102,12 @@ const ReviewBody = Type.Object(
   { additionalProperties: false },
 );
 
+const JPEG = binaryBody(['image/jpeg']);
+/** Photos and videos as received (their sniffed type). */
+const MEDIA = binaryBody(['image/*', 'video/*']);
+/** The PDF, or 409 while the inspection has no result to report. */
+export const REPORT_RESPONSES = { 200: binaryBody(['application/pdf']), ...errorResponses('plain', 409) };
+
 /** A day (`2026-11-23`) as epoch ms at its start in UTC. */
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
@@ -131,7 +146,15 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
   };
   app.get(
     '/portal/api/inspections',
-    { config, schema: { tags, summary: 'Search inspections, newest first', querystring: SearchQuery } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Search inspections, newest first',
+        querystring: SearchQuery,
+        response: { 200: InspectionPage },
+      },
+    },
     async (request) => {
       const q = request.query;
       return searchInspections(deps.db, callerPortal(request), {
@@ -162,6 +185,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
         summary: 'An inspection with a version of its result, its versions, deliveries and timeline',
         params: Type.Object({ id: Id }),
         querystring: Type.Object({ version: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })) }),
+        response: { 200: InspectionPageView },
       },
     },
     (request) => {
@@ -179,7 +203,12 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
     '/portal/api/inspections/:id/thumbnail',
     {
       config,
-      schema: { tags, summary: "The inspection's first thumbnail", params: Type.Object({ id: Id }) },
+      schema: {
+        tags,
+        summary: "The inspection's first thumbnail",
+        params: Type.Object({ id: Id }),
+        response: { 200: JPEG },
+      },
     },
     async (request, reply) => {
       const inspection = await visibleInspection(deps.db, callerPortal(request), request.params.id);
@@ -194,7 +223,9 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
       schema: {
         tags,
         summary: 'A photo or video of the inspection, as received',
+        description: 'A `Range: bytes=…` header gets that part (206), as video players ask.',
         params: Type.Object({ id: Id, mediaId: Id }),
+        response: { 200: MEDIA, 206: MEDIA, ...errorResponses('plain', 416) },
       },
     },
     async (request, reply) => {
@@ -211,7 +242,12 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
     '/portal/api/inspections/:id/media/:mediaId/thumbnail',
     {
       config,
-      schema: { tags, summary: "A media item's thumbnail", params: Type.Object({ id: Id, mediaId: Id }) },
+      schema: {
+        tags,
+        summary: "A media item's thumbnail",
+        params: Type.Object({ id: Id, mediaId: Id }),
+        response: { 200: JPEG },
+      },
     },
     async (request, reply) => {
       const inspection = await visibleInspection(deps.db, callerPortal(request), request.params.id);
@@ -228,6 +264,8 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
         summary: 'Accept or reject, and correct damages: saved as a new result version',
         params: Type.Object({ id: Id }),
         body: ReviewBody,
+        // 409: the inspection has a newer version than the one reviewed, or no result yet.
+        response: { 201: Type.Object({ version: Type.Integer() }), ...errorResponses('plain', 409) },
       },
     },
     async (request, reply) => {
@@ -244,6 +282,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
         tags,
         summary: 'Send a webhook message again (same webhook-id)',
         params: Type.Object({ id: Id, messageId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 202: ResendAnswer, ...errorResponses('plain', 429) },
       },
     },
     async (request, reply) => {
@@ -263,7 +302,12 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
     '/portal/api/inspections/:id/report.pdf',
     {
       config,
-      schema: { tags, summary: 'The PDF report of the latest result', params: Type.Object({ id: Id }) },
+      schema: {
+        tags,
+        summary: 'The PDF report of the latest result',
+        params: Type.Object({ id: Id }),
+        response: REPORT_RESPONSES,
+      },
     },
     async (request, reply) => {
       const inspection = await visibleInspection(deps.db, callerPortal(request), request.params.id);
@@ -273,7 +317,15 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
 
   app.get(
     '/portal/api/inspections/:id/shares',
-    { config, schema: { tags, summary: "The inspection's share links", params: Type.Object({ id: Id }) } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The inspection's share links",
+        params: Type.Object({ id: Id }),
+        response: { 200: Type.Object({ shares: Type.Array(ShareView) }) },
+      },
+    },
     async (request) => ({ shares: await listShares(deps.db, callerPortal(request), request.params.id) }),
   );
 
@@ -292,6 +344,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
           },
           { additionalProperties: false },
         ),
+        response: { 201: NewShare, ...errorResponses('plain', 409) },
       },
     },
     async (request, reply) => {
@@ -302,10 +355,18 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
 
   app.delete(
     '/portal/api/shares/:shareId',
-    { config, schema: { tags, summary: 'Revoke a share link', params: Type.Object({ shareId: Id }) } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Revoke a share link',
+        params: Type.Object({ shareId: Id }),
+        response: { 204: NoBody },
+      },
+    },
     async (request, reply) => {
       await revokeShare(deps, callerPortal(request), request.params.shareId);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -323,6 +384,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
           },
           { additionalProperties: false },
         ),
+        response: { 200: CocoExport },
       },
     },
     async (request, reply) => {
@@ -338,7 +400,16 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
 
   app.get(
     '/portal/api/clients',
-    { config, schema: { tags, summary: 'The clients the caller may see (operators: all)' } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The clients the caller may see (operators: all)',
+        response: {
+          200: Type.Object({ clients: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) }),
+        },
+      },
+    },
     async (request) => {
       const caller = callerPortal(request);
       let query = deps.db.selectFrom('clients').select(['id', 'name']).orderBy('name');

@@ -7,6 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { signIn, signOut, type PortalCaller } from '../../services/portal/sessions.js';
 import { callerPortal, SESSION_COOKIE } from '../plugins/auth.js';
+import { NoBody } from '../schemas/content.js';
+import { ErrorBody } from '../schemas/errors.js';
 
 const PATH = '/portal/api/session';
 const COOKIE_PATH = '/portal';
@@ -20,7 +22,6 @@ const Me = Type.Object({
   }),
   csrf_token: Type.String({ description: 'Send it back in `x-csrf-token` with every state-changing call.' }),
 });
-const Problem = Type.Object({ status: Type.String(), message: Type.String() });
 
 const me = (caller: PortalCaller) => ({
   user: { id: caller.userId, email: caller.email, role: caller.role, client_id: caller.clientId },
@@ -51,7 +52,7 @@ export const portalSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
           },
           { additionalProperties: false },
         ),
-        response: { 200: Me, 401: Problem, 429: Problem },
+        response: { 200: Me, 401: ErrorBody, 429: ErrorBody },
       },
     },
     async (request, reply) => {
@@ -79,7 +80,7 @@ export const portalSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       schema: {
         tags: ['Portal'],
         summary: 'Who is signed in, and the CSRF token of the session',
-        response: { 200: Me, 401: Problem },
+        response: { 200: Me, 401: ErrorBody },
       },
     },
     (request) => me(callerPortal(request)),
@@ -92,7 +93,7 @@ export const portalSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       schema: {
         tags: ['Portal'],
         summary: 'Sign out',
-        response: { 204: Type.Null(), 401: Problem, 403: Problem },
+        response: { 204: NoBody, 401: ErrorBody, 403: ErrorBody },
       },
     },
     async (request, reply) => {

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/limits.js';
-import { UrlsUploadBody } from '../../services/upload/fields.js';
+import { FileUploadBody, UrlsUploadBody } from '../../services/upload/fields.js';
 import type { UploadPart } from '../../services/upload/file-parts.js';
 import { uploadFiles } from '../../services/upload/upload-files.js';
 import { uploadUrls } from '../../services/upload/upload-urls.js';
@@ -57,8 +57,12 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       schema: {
         tags: ['Upload'],
         summary: 'Upload media by URLs (JSON, `type` = urls) or as files (multipart, `type` = file)',
-        consumes: ['application/json', 'multipart/form-data'],
-        body: UrlsUploadBody,
+        body: {
+          content: {
+            'application/json': { schema: UrlsUploadBody },
+            'multipart/form-data': { schema: FileUploadBody },
+          },
+        },
         response: { 200: UploadResponse, '4xx': UploadResponse, '5xx': UploadResponse },
       },
     },

@@ -1,6 +1,7 @@
 // The capture API behind a link (docs/api.md#capture-api), authorised by the link token alone: who the token
 // opens, the flow the capture app shows, and the submit that turns the captured media into an inspection
 // through the same pipeline as an API upload.
+import { Type, type Static } from '@sinclair/typebox';
 import {
   type Db,
   inTransaction,
@@ -10,8 +11,9 @@ import {
 } from '../../ports/database.js';
 import { captureMetadataFromJson } from '../../domain/capture-metadata.js';
 import { AppError } from '../../domain/errors.js';
+import { Nullable } from '../../domain/schema.js';
 import { stepsFromJson, type Branding, type CaptureStep } from '../../domain/personas.js';
-import { captureOptionsView } from '../personas.js';
+import { BrandingView, captureOptionsView, CaptureOptionsView, StepView } from '../personas.js';
 import { recordInspection, type RecordDeps } from '../record-inspection.js';
 import { lockOpenLink } from './captured-media.js';
 import { emitLinkEvent } from './link-events.js';
@@ -48,37 +50,44 @@ export async function linkOfToken(
 }
 
 /** Everything the capture app shows: steps, branding, language, what is uploaded, time left. */
-export interface FlowView {
-  link_id: string;
-  case_id: string | null;
-  expires_at: string;
-  seconds_left: number;
-  persona: {
-    id: number;
-    name: string;
-    kind: PersonaRow['kind'];
-    language: string;
-    video_min_seconds: number | null;
-    video_max_seconds: number | null;
-    branding: Branding;
-    /** The customer may pick media from the phone's gallery. */
-    allow_gallery: boolean;
-    /** The app asks for the customer's location and sends it with each capture. */
-    ask_location: boolean;
-    /** The app scales photos whose long side is larger; null sends them as captured. */
-    max_photo_dimension: number | null;
-    steps: CaptureStep[];
-  };
-  uploaded: {
-    step_id: string;
-    kind: LinkMediaRow['kind'];
-    mime: string;
-    bytes: number;
-    uploaded_at: string;
-  }[];
-  /** Required steps still without media; submit is possible when empty. */
-  missing_steps: string[];
-}
+/** What `GET /app/api/flow` answers: the link's capture flow and what is uploaded so far. */
+export const FlowView = Type.Object({
+  link_id: Type.String(),
+  case_id: Nullable(Type.String()),
+  expires_at: Type.String({ format: 'date-time' }),
+  seconds_left: Type.Integer({ minimum: 0 }),
+  persona: Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    kind: Type.Union([Type.Literal('photo'), Type.Literal('video')]),
+    language: Type.String(),
+    video_min_seconds: Nullable(Type.Integer()),
+    video_max_seconds: Nullable(Type.Integer()),
+    branding: BrandingView,
+    ...CaptureOptionsView.properties,
+    steps: Type.Array(StepView),
+  }),
+  uploaded: Type.Array(
+    Type.Object({
+      step_id: Type.String(),
+      kind: Type.Union([Type.Literal('image'), Type.Literal('video')]),
+      mime: Type.String(),
+      bytes: Type.Integer(),
+      uploaded_at: Type.String({ format: 'date-time' }),
+    }),
+  ),
+  missing_steps: Type.Array(Type.String(), {
+    description: 'Required steps still without media; submit is possible when empty.',
+  }),
+});
+export type FlowView = Static<typeof FlowView>;
+
+/** What `POST /app/api/submit` answers: the inspection made of the link's media. */
+export const SubmitAnswer = Type.Object({
+  status: Type.Literal('success'),
+  id: Type.String({ description: "The inspection's id (the link's)." }),
+  case_id: Type.String(),
+});
 
 /**
  * The flow of the link; the first read marks the link opened and records `link.opened` (once, even
@@ -131,10 +140,7 @@ export async function readFlow(deps: CaptureDeps, open: OpenLink): Promise<FlowV
  * Turns the captured media into an inspection (its id is the link's) exactly like an API upload: same
  * rows, same analysis job, same `inspection.received` event; records `link.submitted`; spends the token.
  */
-export async function submitLink(
-  deps: CaptureDeps,
-  open: OpenLink,
-): Promise<{ status: 'success'; id: string; case_id: string }> {
+export async function submitLink(deps: CaptureDeps, open: OpenLink): Promise<Static<typeof SubmitAnswer>> {
   const { link, steps } = open;
   const caseId = link.case_id ?? '';
   await inTransaction(deps.db, async (trx) => {

@@ -1,53 +1,60 @@
 // What the portal's inspection page shows (docs/portal.md#the-inspection-page): the inspection, a version
 // of its result (the latest unless asked), every version, and the timeline from the link's creation to the
 // last webhook attempt.
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../../domain/errors.js';
+import { ResultBody } from '../../domain/result/index.js';
+import { Nullable } from '../../domain/schema.js';
+import { InspectionSource, InspectionStatus } from '../inspections.js';
 import type { Db, InspectionRow } from '../../ports/database.js';
-import { listDeliveries, type DeliveryView } from '../webhooks/deliveries.js';
+import { DeliveryView, listDeliveries } from '../webhooks/deliveries.js';
 import { mayChange, visibleInspection } from './access.js';
 import type { PortalCaller } from './sessions.js';
 
-export interface TimelineEntry {
-  at: string;
-  /** link.created, link.sent, link.opened, link.submitted, received, analysed, reviewed, analysis.failed. */
-  event: string;
-  detail: string | null;
-}
+export const TimelineEntry = Type.Object({
+  at: Type.String({ format: 'date-time' }),
+  event: Type.String({
+    description:
+      'link.created, link.sent, link.opened, link.submitted, received, analysed, reviewed, analysis.failed.',
+  }),
+  detail: Nullable(Type.String()),
+});
+export type TimelineEntry = Static<typeof TimelineEntry>;
 
-export interface VersionView {
-  version: number;
-  origin: 'analysis' | 'review';
-  author: string | null;
-  created_at: string;
-}
+export const VersionView = Type.Object({
+  version: Type.Integer({ minimum: 1 }),
+  origin: Type.Union([Type.Literal('analysis'), Type.Literal('review')]),
+  author: Nullable(Type.String({ description: 'The reviewer, for a review.' })),
+  created_at: Type.String({ format: 'date-time' }),
+});
+export type VersionView = Static<typeof VersionView>;
 
-export interface InspectionPageView {
-  inspection: {
-    id: string;
-    client_id: string;
-    client_name: string;
-    case_id: string;
-    status: InspectionRow['status'];
-    source: InspectionRow['source'];
-    agent_id: string | null;
-    agent_name: string | null;
-    email_id: string | null;
-    input_metadata: unknown;
-    created_at: string;
-    updated_at: string;
-    review_decision: InspectionRow['review_decision'];
-    reviewed_at: string | null;
-  };
-  /** The version shown, or null before the first analysis. */
-  result: unknown;
-  version: number | null;
-  latest_version: number | null;
-  versions: VersionView[];
-  deliveries: DeliveryView[];
-  timeline: TimelineEntry[];
-  /** Whether the caller may review, share and re-send. */
-  may_change: boolean;
-}
+export const InspectionPageView = Type.Object({
+  inspection: Type.Object({
+    id: Type.String(),
+    client_id: Type.String(),
+    client_name: Type.String(),
+    case_id: Type.String(),
+    status: InspectionStatus,
+    source: InspectionSource,
+    agent_id: Nullable(Type.String()),
+    agent_name: Nullable(Type.String()),
+    email_id: Nullable(Type.String()),
+    input_metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    review_decision: Nullable(Type.Union([Type.Literal('accepted'), Type.Literal('rejected')])),
+    reviewed_at: Nullable(Type.String({ format: 'date-time' })),
+  }),
+  result: Nullable(ResultBody, { description: 'The version shown, or null before the first analysis.' }),
+  version: Nullable(Type.Integer()),
+  latest_version: Nullable(Type.Integer()),
+  versions: Type.Array(VersionView),
+  deliveries: Type.Array(DeliveryView),
+  timeline: Type.Array(TimelineEntry),
+  may_change: Type.Boolean({ description: 'Whether the caller may review, share and re-send.' }),
+});
+export type InspectionPageView = Static<typeof InspectionPageView>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -75,7 +82,8 @@ export async function inspectionPage(
     listDeliveries(db, row.client_id, id).then((d) => d ?? []),
   ]);
 
-  let result: unknown = row.result === null ? null : JSON.parse(row.result);
+  let result: InspectionPageView['result'] =
+    row.result === null ? null : (JSON.parse(row.result) as InspectionPageView['result']);
   let shown: number | null = row.result_version > 0 ? row.result_version : null;
   if (version !== undefined && version !== row.result_version) {
     const stored = await db
@@ -85,7 +93,7 @@ export async function inspectionPage(
       .where('version', '=', version)
       .executeTakeFirst();
     if (!stored) throw new AppError('NOT_FOUND');
-    result = JSON.parse(stored.result);
+    result = JSON.parse(stored.result) as InspectionPageView['result'];
     shown = version;
   }
 
@@ -100,7 +108,8 @@ export async function inspectionPage(
       agent_id: row.agent_id,
       agent_name: row.agent_name,
       email_id: row.email_id,
-      input_metadata: row.input_metadata === null ? null : JSON.parse(row.input_metadata),
+      input_metadata:
+        row.input_metadata === null ? null : (JSON.parse(row.input_metadata) as Record<string, unknown>),
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
       review_decision: row.review_decision,

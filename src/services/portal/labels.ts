@@ -1,31 +1,44 @@
 // Training data from reviews (docs/portal.md#label-export): the damage boxes reviewers set, with the
 // photos they are drawn on, in COCO format, for an operator training their own damage model for the ONNX
 // adapter. A photo a reviewer looked at and left without damages is exported too (a negative example).
+import { Type, type Static } from '@sinclair/typebox';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { Db } from '../../ports/database.js';
 
-export interface CocoExport {
-  info: { description: string; version: string; date_created: string };
-  images: {
-    id: number;
-    file_name: string;
-    width: number;
-    height: number;
-    sha256: string;
-    inspection_id: string;
-    media_id: string;
-  }[];
-  annotations: {
-    id: number;
-    image_id: number;
-    category_id: number;
-    bbox: [number, number, number, number];
-    area: number;
-    iscrowd: 0;
-    attributes: { severity: string; source: string };
-  }[];
-  categories: { id: number; name: string; supercategory: string }[];
-}
+/** COCO object-detection annotations (https://cocodataset.org/#format-data), boxes in pixels. */
+export const CocoExport = Type.Object({
+  info: Type.Object({ description: Type.String(), version: Type.String(), date_created: Type.String() }),
+  images: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      file_name: Type.String(),
+      width: Type.Integer(),
+      height: Type.Integer(),
+      sha256: Type.String(),
+      inspection_id: Type.String(),
+      media_id: Type.String(),
+    }),
+  ),
+  annotations: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      image_id: Type.Integer(),
+      category_id: Type.Integer(),
+      bbox: Type.Array(Type.Number(), {
+        minItems: 4,
+        maxItems: 4,
+        description: 'x, y, width, height in pixels.',
+      }),
+      area: Type.Number(),
+      iscrowd: Type.Literal(0),
+      attributes: Type.Object({ severity: Type.String(), source: Type.String() }),
+    }),
+  ),
+  categories: Type.Array(
+    Type.Object({ id: Type.Integer(), name: Type.String(), supercategory: Type.String() }),
+  ),
+});
+export type CocoExport = Static<typeof CocoExport>;
 
 /** The reviewed photos of one client (or every client: null), reviewed at or after `since` (epoch ms). */
 export async function exportLabels(

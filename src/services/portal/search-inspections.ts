@@ -2,10 +2,13 @@
 // flags, source and date range; newest first with keyset pagination (a cursor, never an offset), and the
 // count per status of what the other filters match. Plates, VINs and flags are searched in
 // inspection_facts, one indexed row per fact.
+import { Type, type Static } from '@sinclair/typebox';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { AppError } from '../../domain/errors.js';
 import { compactReading, type ResultDigest } from '../../domain/result/digest.js';
-import type { Db, InspectionFactsTable, InspectionStatus, Tables } from '../../ports/database.js';
+import type { Db, InspectionFactsTable, Tables } from '../../ports/database.js';
+import { Nullable } from '../../domain/schema.js';
+import { InspectionSource, InspectionStatus } from '../inspections.js';
 import { clientScope } from './access.js';
 import type { PortalCaller } from './sessions.js';
 
@@ -31,30 +34,34 @@ export interface InspectionSearch {
   limit?: number | undefined;
 }
 
-export interface ListedInspection {
-  id: string;
-  client_id: string;
-  client_name: string;
-  case_id: string;
-  status: InspectionStatus;
-  source: 'urls' | 'file' | 'link';
-  created_at: string;
-  plate: string | null;
-  vin: string | null;
-  flags: string[];
-  media_count: number;
-  damages: number;
-  has_thumbnail: boolean;
-  review_decision: 'accepted' | 'rejected' | null;
-}
+export const ListedInspection = Type.Object({
+  id: Type.String(),
+  client_id: Type.String(),
+  client_name: Type.String(),
+  case_id: Type.String(),
+  status: InspectionStatus,
+  source: InspectionSource,
+  created_at: Type.String({ format: 'date-time' }),
+  plate: Nullable(Type.String({ description: 'The plate read, when one was.' })),
+  vin: Nullable(Type.String()),
+  flags: Type.Array(Type.String()),
+  media_count: Type.Integer(),
+  damages: Type.Integer(),
+  has_thumbnail: Type.Boolean(),
+  review_decision: Nullable(Type.Union([Type.Literal('accepted'), Type.Literal('rejected')])),
+});
+export type ListedInspection = Static<typeof ListedInspection>;
 
-export interface InspectionPage {
-  items: ListedInspection[];
-  /** Pass back as `cursor` for the next page; null on the last page. */
-  next_cursor: string | null;
-  /** Inspections per status matching every filter but the status. */
-  counts: Record<InspectionStatus, number>;
-}
+export const InspectionPage = Type.Object({
+  items: Type.Array(ListedInspection),
+  next_cursor: Nullable(
+    Type.String({ description: 'Pass back as `cursor` for the next page; null on the last.' }),
+  ),
+  counts: Type.Record(InspectionStatus, Type.Integer(), {
+    description: 'Inspections per status matching every filter but the status.',
+  }),
+});
+export type InspectionPage = Static<typeof InspectionPage>;
 
 /**
  * The query's rows: the inspections, or (when the search names a plate, VIN or flag) the leading fact

@@ -1,6 +1,8 @@
 // Share links (docs/portal.md#sharing): a read-only view of one inspection's report for someone without
 // an account. Expiring (7 days unless asked otherwise, at most 90), revocable, optionally with faces and
 // plates blurred. The token is random, shown once in the link's fragment, and stored as its SHA-256.
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../domain/schema.js';
 import crypto from 'node:crypto';
 import { AppError } from '../../domain/errors.js';
 import type { Db, InspectionRow, ShareLinkRow } from '../../ports/database.js';
@@ -11,14 +13,18 @@ export const DEFAULT_SHARE_DAYS = 7;
 export const MAX_SHARE_DAYS = 90;
 const DAY_MS = 24 * 3600 * 1000;
 
-export interface ShareView {
-  id: string;
-  blur: boolean;
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-  created_by: string | null;
-}
+export const ShareView = Type.Object({
+  id: Type.String(),
+  blur: Type.Boolean({ description: 'Faces and licence plates are blurred in what the link shows.' }),
+  created_at: Type.String({ format: 'date-time' }),
+  expires_at: Type.String({ format: 'date-time' }),
+  revoked_at: Nullable(Type.String({ format: 'date-time' })),
+  created_by: Nullable(Type.String({ description: 'E-mail of the portal user who made it.' })),
+});
+export type ShareView = Static<typeof ShareView>;
+
+/** A new share link, with its address (shown this once: only the token's hash is kept). */
+export const NewShare = Type.Composite([ShareView, Type.Object({ url: Type.String() })]);
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -28,7 +34,7 @@ export async function createShare(
   caller: PortalCaller,
   inspectionId: string,
   input: { days?: number | undefined; blur?: boolean | undefined },
-): Promise<ShareView & { url: string }> {
+): Promise<Static<typeof NewShare>> {
   requireChange(caller);
   const inspection = await visibleInspection(deps.db, caller, inspectionId);
   if (inspection.result === null) throw new AppError('PORTAL_NOT_ANALYSED');

@@ -58,6 +58,19 @@ export const FileUploadFields = Type.Object(
 );
 export type FileUpload = Static<typeof FileUploadFields>;
 
+/** The multipart body as the API reference shows it: the text fields, and `files` once per file. */
+export const FileUploadBody = Type.Object(
+  {
+    ...FileUploadFields.properties,
+    inputMetaData: Type.Optional(Type.String({ description: 'Client metadata, as a JSON object.' })),
+    files: Type.Array(Type.String({ format: 'binary' }), {
+      minItems: 1,
+      description: 'One part per image or video file (jpg, jpeg, png, jfif, heic, mp4, webm, mov, mkv, avi).',
+    }),
+  },
+  { description: 'Upload as files (`type` = `file`).' },
+);
+
 const REQUIRED = new Set(['type', 'session', 'case_id', 'urls', 'files']);
 
 /** Checks `value` against the variant's schema and throws the upload error of the first problem. */

@@ -1,29 +1,38 @@
 // The delivery log (docs/webhooks.md#the-delivery-log-and-re-sending): every message of an inspection with
 // its attempts, and re-sending by hand.
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../../domain/errors.js';
+import { Nullable } from '../../domain/schema.js';
 import { jobKeys } from '../../domain/jobs.js';
 import type { ActionLimiter } from '../../ports/attempt-limiter.js';
 import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 
-export interface DeliveryView {
-  id: string;
-  event_type: string;
-  url: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: {
-    attempt: number;
-    at: string;
-    url: string;
-    status_code: number | null;
-    latency_ms: number;
-    response_excerpt: string | null;
-    error: string | null;
-    outcome: string;
-  }[];
-  next_attempt_at: string | null;
-  created_at: string;
-}
+/** A webhook message of an inspection, with each delivery attempt (docs/webhooks.md#the-delivery-log-and-re-sending). */
+export const DeliveryView = Type.Object({
+  id: Type.String({ description: 'The message id, sent as `webhook-id`.' }),
+  event_type: Type.String(),
+  url: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempts: Type.Array(
+    Type.Object({
+      attempt: Type.Integer({ minimum: 1 }),
+      at: Type.String({ format: 'date-time' }),
+      url: Type.String(),
+      status_code: Nullable(Type.Integer()),
+      latency_ms: Type.Number(),
+      response_excerpt: Nullable(Type.String()),
+      error: Nullable(Type.String()),
+      outcome: Type.String({ description: '`delivered`, `retry`, `failed` or `refused`.' }),
+    }),
+  ),
+  next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
+  created_at: Type.String({ format: 'date-time' }),
+});
+export type DeliveryView = Static<typeof DeliveryView>;
+
+/** The answer to a re-send: the message is queued again. */
+export const ResendAnswer = Type.Object({ status: Type.Literal('queued'), id: Type.String() });
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -1,0 +1,12 @@
+// Bodies that are not JSON (photos, videos, PDFs, tus chunks), described for the OpenAPI document.
+import { Type } from '@sinclair/typebox';
+
+const Binary = Type.String({ format: 'binary' });
+
+/** A request or response body of one of these media types, as raw bytes. */
+export const binaryBody = (mediaTypes: readonly string[]) => ({
+  content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: Binary }])),
+});
+
+/** A response with no body (204, or the headers-only answers of tus). */
+export const NoBody = Type.Null({ description: 'No body.' });
