@@ -5,8 +5,8 @@ import { GENERATED } from '../scripts/reference-docs.js';
 import { settingsSchema } from '../src/config.js';
 
 describe('generated documentation', () => {
-  it.each(Object.entries(GENERATED))('%s is up to date (run `npm run docs`)', (file, generate) => {
-    expect(fs.readFileSync(file, 'utf8')).toBe(generate());
+  it.each(Object.entries(GENERATED))('%s is up to date (run `npm run docs`)', async (file, generate) => {
+    expect(fs.readFileSync(file, 'utf8')).toBe(await generate());
   });
 
   it('documents every setting with a description and an example', () => {

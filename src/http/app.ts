@@ -4,6 +4,7 @@ import cookie from '@fastify/cookie';
 import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import metrics from 'fastify-metrics';
 import type { Deps } from '../deps.js';
+import { ResultComponent } from '../domain/result/index.js';
 import { VERSION } from '../version.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyTimeoutPlugin } from './plugins/body-timeout.js';
@@ -84,6 +85,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     clearRegisterOnInit: true,
     routeMetrics: { enabled: { histogram: true, summary: false } },
   });
+  // The inspection result, one component of the document that the answers carrying it refer to.
+  app.addSchema(ResultComponent);
   await app.register(docsPlugin, { publicBaseUrl: deps.config.publicBaseUrl, version: VERSION });
   // After the docs plugin, so that the reference documents it.
   await app.register(metricsRoute, { metrics: deps.metrics, route: METRICS_ROUTE, withRouteDurations: true });

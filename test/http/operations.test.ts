@@ -1,5 +1,4 @@
 // Health, readiness, metrics, the API reference and the default 404, on every database backend.
-import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUrlgenApp } from '../../src/http/app.js';
 import { BACKENDS } from '../helpers/backends.js';
@@ -45,20 +44,17 @@ describe.each(BACKENDS)('operations endpoints on %s', (backend) => {
     expect(ui.headers['content-type']).toContain('text/html');
   });
 
-  it("/openapi.json passes Redocly's recommended lint with no errors, every operation declaring its security and its operationId", async () => {
+  // Redocly's lint runs on the committed copy (npm run lint:openapi), which test/docs.test.ts keeps equal.
+  it('/openapi.json declares the security and the operationId of every operation', async () => {
     const doc = (await t.app.inject({ url: '/openapi.json' })).body;
-    const problems = await lintFromString({
-      source: doc,
-      absoluteRef: 'openapi.json',
-      config: await createConfig({ extends: ['recommended'] }),
-    });
-    const errors = problems.filter(
-      (problem) => problem.severity === 'error' || problem.ruleId === 'operation-operationId',
-    );
-    expect(errors.map((e) => `${e.ruleId}: ${e.message} at ${e.location[0]?.pointer}`)).toEqual([]);
     const { paths } = JSON.parse(doc) as {
       paths: Record<string, Record<string, { security?: unknown[]; operationId?: string }>>;
     };
+    for (const [path, operations] of Object.entries(paths))
+      for (const [method, op] of Object.entries(operations)) {
+        expect(op.security, `${method} ${path}`).toBeDefined();
+        expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      }
     expect(paths['/healthz']?.get?.security).toEqual([]);
     expect(paths['/api/authenticate']?.post?.security).toEqual([]);
     expect(paths['/api/inspections/{session}/deliveries']?.get).toMatchObject({

@@ -119,5 +119,12 @@ export const InspectionResult = Type.Object(
 
 export type InspectionResult = Static<typeof InspectionResult>;
 
-/** The result inside an API answer (the published schema keeps its `$id`). */
-export const ResultBody = embedded(InspectionResult);
+/**
+ * The result as the API's answers carry it: one shared schema (`InspectionResult` in the OpenAPI
+ * document's components, registered by the HTTP app) that the answers refer to.
+ */
+export const ResultComponent = Type.Unsafe<InspectionResult>({
+  ...embedded(InspectionResult),
+  $id: 'InspectionResult',
+});
+export const ResultBody = Type.Unsafe<InspectionResult>(Type.Ref('InspectionResult'));

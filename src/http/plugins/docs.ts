@@ -55,6 +55,11 @@ export const docsPlugin = fp(async function docs(
         },
       },
     },
+    // Shared schemas are components named by their `$id` (InspectionResult), not def-0.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
     // Generated clients name their functions after operationId; one is derived for every route that
     // does not name its own, so every operation has one and no two share it.
     transform: ({ schema, url, route }) => ({

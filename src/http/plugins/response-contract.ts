@@ -54,6 +54,11 @@ export const responseContractPlugin = fp(async function responseContract(
   { mode }: { mode: ContractMode },
 ) {
   if (mode === 'off') return;
+  // Shared schemas (`$ref`ed by the routes' answers) are closed and known to the checker too.
+  app.addHook('onReady', async () => {
+    for (const [id, schema] of Object.entries(app.getSchemas()))
+      if (!ajv.getSchema(id)) ajv.addSchema(closed(schema, true) as object, id);
+  });
 
   const report = (request: FastifyRequest, status: number, problem: string) => {
     const violation = {
@@ -180,11 +185,11 @@ function validatorOf(schema: object): ValidateFunction {
 }
 
 /** A copy of the schema with every open object closed, and without ids (each is compiled on its own). */
-function closed(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(closed);
+function closed(schema: unknown, top = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => closed(item));
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) if (key !== '$id') copy[key] = closed(value);
+  for (const [key, value] of Object.entries(schema)) if (key !== '$id' || top) copy[key] = closed(value);
   if (copy.type === 'object' && copy.properties !== undefined && copy.additionalProperties === undefined)
     copy.additionalProperties = false;
   return copy;
