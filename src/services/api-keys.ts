@@ -33,10 +33,13 @@ export interface KeyOwner {
 }
 
 /** The client a key belongs to, when the key is live (not revoked, not expired); undefined otherwise. */
-export async function findKeyOwner(db: Db, key: string, now: number): Promise<KeyOwner | undefined> {
-  if (!looksLikeApiKey(key)) return undefined;
-  const digest = sha256(key);
-  const row = await db
+/**
+ * The lookup by key hash, built and compiled once per database: every call of every `x-api-key` route
+ * and of /api/authenticate makes it, and building Kysely's query anew each time cost more than running it.
+ */
+const ownerLookups = new WeakMap<Db, ReturnType<typeof compileOwnerLookup>>();
+const compileOwnerLookup = (db: Db) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('clients', 'clients.id', 'api_keys.client_id')
     .selectAll('clients')
@@ -47,8 +50,16 @@ export async function findKeyOwner(db: Db, key: string, now: number): Promise<Ke
       'api_keys.expires_at',
       'api_keys.last_used_at as key_last_used_at',
     ])
-    .where('api_keys.key_hash', '=', digest.toString('hex'))
-    .executeTakeFirst();
+    .where('api_keys.key_hash', '=', '')
+    .compile();
+
+export async function findKeyOwner(db: Db, key: string, now: number): Promise<KeyOwner | undefined> {
+  if (!looksLikeApiKey(key)) return undefined;
+  const digest = sha256(key);
+  let lookup = ownerLookups.get(db);
+  if (!lookup) ownerLookups.set(db, (lookup = compileOwnerLookup(db)));
+  const query: typeof lookup = { ...lookup, parameters: [digest.toString('hex')] };
+  const [row] = (await db.executeQuery(query)).rows;
   if (!row) return undefined;
   // The lookup is by hash already; the constant-time compare keeps the check itself free of timing leaks.
   if (!crypto.timingSafeEqual(Buffer.from(row.key_hash, 'hex'), digest)) return undefined;
