@@ -1,11 +1,12 @@
 // The Fastify instances, built without listening (tests use inject()): buildApp serves every surface on
 // PORT; buildUrlgenApp serves only the link generator, for URLGEN_PORT (docs/api.md#listeners).
 import cookie from '@fastify/cookie';
-import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import metrics from 'fastify-metrics';
 import type { Deps } from '../deps.js';
 import { ResultComponent } from '../domain/result/index.js';
 import { VERSION } from '../version.js';
+import { AccessLogController } from './plugins/access-log.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyTimeoutPlugin } from './plugins/body-timeout.js';
 import { docsPlugin } from './plugins/docs.js';
@@ -28,8 +29,6 @@ import { schemaRoutes } from './routes/result-schema.js';
 import { superappTokenRoutes } from './routes/superapp-token.js';
 import { uploadRoutes } from './routes/upload.js';
 
-const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-
 /** GET /metrics (plugins/metrics.ts), on the full app and on a worker's health app. */
 const METRICS_ROUTE = {
   logLevel: 'fatal',
@@ -48,11 +47,7 @@ async function baseServer(deps: Deps): Promise<FastifyInstance> {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestIdFrom,
-    logController: new LogController({
-      requestIdLogLabel: 'request_id',
-      // Probes and scrapes arrive every few seconds; logging each would drown the real traffic.
-      disableRequestLogging: (request) => QUIET_PATHS.has(request.url ?? ''),
-    }),
+    logController: new AccessLogController(),
     trustProxy: deps.config.trustProxy,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
