@@ -625,6 +625,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who changed what, and when, newest first */
+        get: operations["getPortalApiAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5890,6 +5907,113 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiAudit: {
+        parameters: {
+            query?: {
+                /** @description Operators: one client only. */
+                client_id?: string;
+                /** @description One action, e.g. `client.update`. */
+                action?: string;
+                /** @description A user's e-mail, an API key's prefix, `cli` or `system`. */
+                actor?: string;
+                /** @description `client`, `persona`, `user`, `inspection`, … */
+                object_type?: string;
+                /** @description One object. */
+                object_id?: string;
+                /** @description On or after this day (UTC). */
+                from?: string;
+                /** @description On or before this day (UTC). */
+                to?: string;
+                cursor?: string;
+                /** @description Page size, 1 to 200 (50). */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            actor_kind: "user" | "api_key" | "cli" | "system";
+                            /** @description The user's e-mail, the API key's visible prefix, `cli` or `system`. */
+                            actor: string;
+                            client_id: string | null;
+                            action: string;
+                            object_type: string;
+                            object_id: string;
+                            before: unknown | null;
+                            after: unknown | null;
+                            request_id: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

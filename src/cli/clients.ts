@@ -11,6 +11,7 @@ import {
   type ClientSettings,
 } from '../services/clients.js';
 import type { ClientRow } from '../ports/database.js';
+import { CLI_ACTOR } from '../services/audit.js';
 import { print, table, when, withStorage } from './context.js';
 import { durationSeconds, positiveInteger } from './options.js';
 
@@ -81,10 +82,11 @@ export function clientsCommand(): Command {
     .requiredOption('--name <name>', 'display name')
     .action((o: SettingOptions & { name: string }) =>
       withStorage(async (deps) => {
-        const { client, apiKey, webhookSecret } = await createClient(deps, {
-          ...settingsFrom(o),
-          name: o.name,
-        });
+        const { client, apiKey, webhookSecret } = await createClient(
+          deps,
+          { ...settingsFrom(o), name: o.name },
+          CLI_ACTOR,
+        );
         print(o.json, { ...clientJson(client), api_key: apiKey, webhook_secret: webhookSecret }, () =>
           [
             'Client created. The API key and webhook secret are shown this once: store them now.',
@@ -100,7 +102,7 @@ export function clientsCommand(): Command {
     .option('--name <name>', 'display name')
     .action((id: string, o: SettingOptions) =>
       withStorage(async (deps) => {
-        const client = await updateClient(deps, id, settingsFrom(o));
+        const client = await updateClient(deps, id, settingsFrom(o), CLI_ACTOR);
         print(o.json, clientJson(client), () => ['Client updated.', table(clientLines(client))].join('\n'));
       }),
     );
@@ -142,7 +144,7 @@ export function clientsCommand(): Command {
     .option('--json', 'print one JSON object')
     .action((id: string, o: { prefix?: string; json?: boolean }) =>
       withStorage(async (deps) => {
-        const revoked = await revokeKeys(deps, id, o.prefix);
+        const revoked = await revokeKeys(deps, id, o.prefix, CLI_ACTOR);
         print(o.json, { client_id: id, revoked }, () => `Revoked ${revoked} key(s) of client ${id}.`);
       }),
     );
@@ -155,7 +157,7 @@ export function clientsCommand(): Command {
     .option('--json', 'print one JSON object')
     .action((id: string, o: { grace: number; json?: boolean }) =>
       withStorage(async (deps) => {
-        const apiKey = await rotateKey(deps, id, o.grace);
+        const apiKey = await rotateKey(deps, id, o.grace, CLI_ACTOR);
         print(o.json, { client_id: id, api_key: apiKey, old_keys_expire_in_seconds: o.grace }, () =>
           [
             'New API key issued (shown this once):',
@@ -178,7 +180,7 @@ export function clientsCommand(): Command {
     .option('--json', 'print one JSON object')
     .action((id: string, o: { grace: number; json?: boolean }) =>
       withStorage(async (deps) => {
-        const secret = await rotateWebhookSecret(deps, id, o.grace);
+        const secret = await rotateWebhookSecret(deps, id, o.grace, CLI_ACTOR);
         print(o.json, { client_id: id, webhook_secret: secret, old_secret_signs_for_seconds: o.grace }, () =>
           [
             'New webhook secret (shown this once):',

@@ -1,4 +1,5 @@
 // walkaround deliveries resend <message-id>
+import { CLI_ACTOR } from '../services/audit.js';
 import { Command } from 'commander';
 import { createQueue } from '../deps.js';
 import { resendMessage } from '../services/webhooks/deliveries.js';
@@ -14,8 +15,8 @@ export function deliveriesCommand(): Command {
     .action(async (id: string, o: { json?: boolean }) =>
       withStorage(async (deps) => {
         const queue = await createQueue(deps, deps.config);
-        const queued = await resendMessage({ ...deps, queue }, id, { clientId: null }).finally(() =>
-          queue.close(),
+        const queued = await resendMessage({ ...deps, queue }, id, { clientId: null }, CLI_ACTOR).finally(
+          () => queue.close(),
         );
         if (!queued) throw new Error(`No webhook message ${id}`);
         print(o.json, { id, status: 'queued' }, () => `Webhook message ${id} queued to be sent again.`);

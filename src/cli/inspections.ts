@@ -1,4 +1,5 @@
 // walkaround inspections reanalyse <session>
+import { CLI_ACTOR } from '../services/audit.js';
 import { Command } from 'commander';
 import { createQueue } from '../deps.js';
 import { requestReanalysis } from '../services/reanalysis.js';
@@ -14,8 +15,8 @@ export function inspectionsCommand(): Command {
     .action(async (session: string, o: { json?: boolean }) =>
       withStorage(async (deps) => {
         const queue = await createQueue(deps, deps.config);
-        const { previousVersion } = await requestReanalysis({ ...deps, queue }, session).finally(() =>
-          queue.close(),
+        const { previousVersion } = await requestReanalysis({ ...deps, queue }, session, CLI_ACTOR).finally(
+          () => queue.close(),
         );
         print(
           o.json,

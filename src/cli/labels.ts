@@ -3,20 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { createStorage } from '../deps.js';
 import { contentKey } from '../ports/media-storage.js';
 import { exportLabels } from '../services/portal/labels.js';
 import { withStorage } from './context.js';
-import { oneOf } from './options.js';
-
-/** A day (2026-11-23) as epoch ms at its start in UTC. */
-function day(value: string): number {
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(ms))
-    throw new InvalidArgumentError('expected a day such as 2026-11-23');
-  return ms;
-}
+import { day, oneOf } from './options.js';
 
 export function labelsCommand(): Command {
   const labels = new Command('labels').description('training data from reviews');

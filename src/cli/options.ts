@@ -23,3 +23,22 @@ export function oneOf<T extends string>(...choices: T[]) {
     return value as T;
   };
 }
+
+/** A day (2026-11-23) as epoch ms at its start in UTC. */
+export function day(value: string): number {
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(ms))
+    throw new InvalidArgumentError('expected a day such as 2026-11-23');
+  return ms;
+}
+
+/** A day (its start, UTC) or an ISO 8601 time with its offset (2026-11-23T14:00:00Z), as epoch ms. */
+export function instant(value: string): number {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return day(value);
+  const ms = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(ms))
+    throw new InvalidArgumentError(
+      'expected a day such as 2026-11-23 or a time such as 2026-11-23T14:00:00Z',
+    );
+  return ms;
+}

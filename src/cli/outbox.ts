@@ -1,4 +1,5 @@
 // walkaround outbox list [--client <id>] [--status <status>] [--limit <n>] [--json] | send <id>
+import { CLI_ACTOR } from '../services/audit.js';
 import { Command } from 'commander';
 import type { OutboxStatus } from '../ports/database.js';
 import { createQueue } from '../deps.js';
@@ -75,7 +76,7 @@ export function outboxCommand(): Command {
         const { smtp, sms } = deps.config.messages;
         const queue = await createQueue(deps, deps.config);
         const configured = (channel: 'email' | 'sms') => (channel === 'email' ? smtp : sms) !== undefined;
-        await releaseHeldMessage({ ...deps, queue, configured }, id).finally(() => queue.close());
+        await releaseHeldMessage({ ...deps, queue, configured }, id, CLI_ACTOR).finally(() => queue.close());
         print(o.json, { id, status: 'pending' }, () => `Message ${id} queued to be sent.`);
       }),
     );

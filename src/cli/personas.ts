@@ -1,4 +1,5 @@
 // walkaround personas create|update|list (README.md#operating-it, docs/api.md#personas)
+import { CLI_ACTOR } from '../services/audit.js';
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { PersonaRow } from '../ports/database.js';
@@ -51,7 +52,11 @@ export function personasCommand(): Command {
       .option('--json', 'print one JSON object'),
   ).action((o: SettingOptions & { client: string; kind: 'photo' | 'video'; json?: boolean }) =>
     withStorage(async (deps) => {
-      const persona = await createPersona(deps, { clientId: o.client, kind: o.kind, ...settingsOf(o) });
+      const persona = await createPersona(
+        deps,
+        { clientId: o.client, kind: o.kind, ...settingsOf(o) },
+        CLI_ACTOR,
+      );
       print(o.json, personaView(persona), () =>
         ['Persona created.', table(personaLines(persona))].join('\n'),
       );
@@ -68,7 +73,7 @@ export function personasCommand(): Command {
       .option('--json', 'print one JSON object'),
   ).action((id: number, o: SettingOptions & { json?: boolean }) =>
     withStorage(async (deps) => {
-      const persona = await updatePersona(deps.db, { id }, settingsOf(o));
+      const persona = await updatePersona(deps, { id }, settingsOf(o), CLI_ACTOR);
       if (!persona) throw new Error(`No persona with id ${id}`);
       print(o.json, personaView(persona), () =>
         ['Persona updated.', table(personaLines(persona))].join('\n'),

@@ -5,6 +5,7 @@ import { deliveriesCommand } from './deliveries.js';
 import { inspectionsCommand } from './inspections.js';
 import { migrateCommand } from './migrate.js';
 import { outboxCommand } from './outbox.js';
+import { auditCommand } from './audit.js';
 import { labelsCommand } from './labels.js';
 import { personasCommand } from './personas.js';
 import { serveCommand } from './serve.js';
@@ -29,5 +30,6 @@ export function buildProgram(): Command {
     .addCommand(webhooksCommand())
     .addCommand(outboxCommand())
     .addCommand(labelsCommand())
+    .addCommand(auditCommand())
     .showHelpAfterError();
 }

@@ -1,4 +1,5 @@
 // walkaround signing-keys list|rotate: JWT signing keys, rotated without invalidating issued tokens.
+import { CLI_ACTOR } from '../services/audit.js';
 import { Command } from 'commander';
 import { listSigningKeys, longestTokenLifetime, rotateSigningKey } from '../services/signing-keys.js';
 import { print, table, when, withStorage } from './context.js';
@@ -34,10 +35,11 @@ export function signingKeysCommand(): Command {
     .action((o: { json?: boolean }) =>
       withStorage(async (deps) => {
         const verifyFor = longestTokenLifetime(deps.config);
-        const kid = await rotateSigningKey(deps, {
-          alg: deps.config.jwtAlgorithm,
-          verifyForSeconds: verifyFor,
-        });
+        const kid = await rotateSigningKey(
+          deps,
+          { alg: deps.config.jwtAlgorithm, verifyForSeconds: verifyFor },
+          CLI_ACTOR,
+        );
         print(
           o.json,
           { kid, previous_keys_verify_for_seconds: verifyFor },

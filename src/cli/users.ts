@@ -1,4 +1,5 @@
 // walkaround users create|update|reset-password|list (README.md#operating-it): results-portal accounts.
+import { CLI_ACTOR } from '../services/audit.js';
 import crypto from 'node:crypto';
 import { text } from 'node:stream/consumers';
 import { Command } from 'commander';
@@ -56,12 +57,16 @@ export function usersCommand(): Command {
     .action((o: { email: string; role: string; client?: string; passwordStdin?: boolean; json?: boolean }) =>
       withStorage(async (deps) => {
         const { password, generated } = await passwordFrom(o.passwordStdin);
-        const user = await createPortalUser(deps, {
-          email: o.email,
-          password,
-          role: stored(o.role),
-          ...(o.client !== undefined && { clientId: o.client }),
-        });
+        const user = await createPortalUser(
+          deps,
+          {
+            email: o.email,
+            password,
+            role: stored(o.role),
+            ...(o.client !== undefined && { clientId: o.client }),
+          },
+          CLI_ACTOR,
+        );
         print(o.json, generated ? { ...view(user), password: generated } : view(user), () =>
           ['Portal user created.', describe(user, generated)].join('\n'),
         );
@@ -87,12 +92,16 @@ export function usersCommand(): Command {
         json?: boolean;
       }) =>
         withStorage(async (deps) => {
-          const user = await updatePortalUser(deps, {
-            email: o.email,
-            ...(o.role !== undefined && { role: stored(o.role) }),
-            ...(o.client !== undefined && { clientId: o.client }),
-            ...((o.disable || o.enable) && { disabled: o.disable === true }),
-          });
+          const user = await updatePortalUser(
+            deps,
+            {
+              email: o.email,
+              ...(o.role !== undefined && { role: stored(o.role) }),
+              ...(o.client !== undefined && { clientId: o.client }),
+              ...((o.disable || o.enable) && { disabled: o.disable === true }),
+            },
+            CLI_ACTOR,
+          );
           print(o.json, view(user), () => ['Portal user updated.', describe(user)].join('\n'));
         }),
     );
@@ -108,7 +117,7 @@ export function usersCommand(): Command {
     .action((o: { email: string; passwordStdin?: boolean; json?: boolean }) =>
       withStorage(async (deps) => {
         const { password, generated } = await passwordFrom(o.passwordStdin);
-        const user = await resetPassword(deps, { email: o.email, password });
+        const user = await resetPassword(deps, { email: o.email, password }, CLI_ACTOR);
         print(o.json, generated ? { ...view(user), password: generated } : view(user), () =>
           ['Password reset; the user is signed out everywhere.', describe(user, generated)].join('\n'),
         );

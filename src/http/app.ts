@@ -22,6 +22,7 @@ import { healthRoutes } from './routes/health.js';
 import { inspectionRoutes } from './routes/inspections.js';
 import { personaRoutes } from './routes/personas.js';
 import { PORTAL_APP_DIR, portalAppRoutes } from './routes/portal-app.js';
+import { portalAuditRoutes } from './routes/portal-audit.js';
 import { portalInspectionRoutes } from './routes/portal-inspections.js';
 import { portalSessionRoutes } from './routes/portal-session.js';
 import { portalSharedRoutes } from './routes/portal-shared.js';
@@ -99,6 +100,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(portalSessionRoutes, { deps });
   await app.register(portalInspectionRoutes, { deps });
   await app.register(portalSharedRoutes, { deps });
+  await app.register(portalAuditRoutes, { deps });
   await app.register(portalAppRoutes, { root: options.portalAppDir ?? PORTAL_APP_DIR });
   await app.register(schemaRoutes);
   return app;

@@ -334,6 +334,21 @@ export interface OutboxMessagesTable {
   sent_at: number | null;
 }
 
+export interface AuditLogTable {
+  id: string;
+  at: number;
+  actor_kind: 'user' | 'api_key' | 'cli' | 'system';
+  actor: string;
+  actor_id: string | null;
+  client_id: string | null;
+  action: string;
+  object_type: string;
+  object_id: string;
+  before: string | null;
+  after: string | null;
+  request_id: string | null;
+}
+
 export interface Tables {
   clients: ClientsTable;
   api_keys: ApiKeysTable;
@@ -352,6 +367,7 @@ export interface Tables {
   webhook_messages: WebhookMessagesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_listeners: WebhookListenersTable;
+  audit_log: AuditLogTable;
   links: LinksTable;
   link_media: LinkMediaTable;
   outbox_messages: OutboxMessagesTable;
@@ -362,6 +378,7 @@ export interface Tables {
 
 export type Db = Kysely<Tables>;
 export type ClientRow = Selectable<ClientsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
 export type NewClient = Insertable<ClientsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SigningKeyRow = Selectable<SigningKeysTable>;

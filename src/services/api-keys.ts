@@ -68,15 +68,6 @@ export async function findKeyOwner(db: Db, key: string, now: number): Promise<Ke
   return { client, apiKeyId: api_key_id, keyLastUsedAt: key_last_used_at };
 }
 
-/** The client owning a live API key, or undefined. */
-export async function clientOfKey(
-  deps: { db: Db; now: () => number },
-  key: string | undefined,
-): Promise<ClientRow | undefined> {
-  if (!key) return undefined;
-  return (await findKeyOwner(deps.db, key, deps.now()))?.client;
-}
-
 /** Whether a key is still live: tokens issued with it stop working once it is revoked or expired. */
 export async function isApiKeyLive(db: Db, apiKeyId: string, now: number): Promise<boolean> {
   const row = await db

@@ -8,6 +8,7 @@ import { isTimeZone, parseServiceWindow } from '../domain/service-window.js';
 import { EVENT_TYPES, isEventType } from '../domain/webhooks.js';
 import type { SafeFetch } from '../ports/outbound-fetch.js';
 import { issueApiKey } from './api-keys.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit.js';
 import { admitWebhookUrl, isPrivateRefusal } from './webhooks/targets.js';
 
 export const CLIENT_DEFAULTS = {
@@ -42,9 +43,23 @@ interface Deps {
 /** Changing settings also needs the tenant fetch, whose guard judges a webhook URL when it is given. */
 type SettingDeps = Deps & { safeFetch: Pick<SafeFetch, 'admit'> };
 
+/** A client's settings as the audit log records them (its secrets are never among them). */
+export const clientSettingsOf = (row: ClientRow) => ({
+  name: row.name,
+  webhook_url: row.webhook_url,
+  webhook_events: row.webhook_events === null ? null : (JSON.parse(row.webhook_events) as string[]),
+  quota_per_hour: row.quota_per_hour,
+  service_window: row.service_window,
+  timezone: row.timezone,
+  link_ttl_seconds: row.link_ttl_seconds,
+});
+
+const clientObject = (id: string) => ({ type: 'client', id });
+
 export async function createClient(
   deps: SettingDeps,
   input: ClientSettings & { name: string },
+  by: AuditActor = SYSTEM_ACTOR,
 ): Promise<CreatedClient> {
   const settings = checkSettings(input);
   await admitWebhookTarget(deps, undefined, settings.webhookUrl);
@@ -67,12 +82,25 @@ export async function createClient(
   };
   const apiKey = await inTransaction(deps.db, async (trx) => {
     await trx.insertInto('clients').values(client).execute();
-    return (await issueApiKey(trx, client.id, now)).key;
+    const issued = await issueApiKey(trx, client.id, now);
+    await recordAudit(trx, now, {
+      actor: by,
+      action: 'client.create',
+      object: clientObject(client.id),
+      clientId: client.id,
+      after: { ...clientSettingsOf(client), api_key_prefix: issued.row.prefix },
+    });
+    return issued.key;
   });
   return { client, apiKey, webhookSecret };
 }
 
-export async function updateClient(deps: SettingDeps, id: string, input: ClientSettings): Promise<ClientRow> {
+export async function updateClient(
+  deps: SettingDeps,
+  id: string,
+  input: ClientSettings,
+  by: AuditActor,
+): Promise<ClientRow> {
   const settings = checkSettings(input);
   await admitWebhookTarget(deps, id, settings.webhookUrl);
   const patch = {
@@ -86,14 +114,26 @@ export async function updateClient(deps: SettingDeps, id: string, input: ClientS
       webhook_events: settings.webhookEvents === null ? null : JSON.stringify(settings.webhookEvents),
     }),
   };
-  const row = await deps.db
-    .updateTable('clients')
-    .set({ ...patch, updated_at: deps.now() })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new AppError('CLIENT_NOT_FOUND', { params: { id: id } });
-  return row;
+  return inTransaction(deps.db, async (trx) => {
+    const before = await trx.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!before) throw new AppError('CLIENT_NOT_FOUND', { params: { id: id } });
+    const now = deps.now();
+    const row = await trx
+      .updateTable('clients')
+      .set({ ...patch, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, now, {
+      actor: by,
+      action: 'client.update',
+      object: clientObject(id),
+      clientId: id,
+      before: clientSettingsOf(before),
+      after: clientSettingsOf(row),
+    });
+    return row;
+  });
 }
 
 export interface ClientListing extends ClientRow {
@@ -120,22 +160,32 @@ export async function listClients(deps: Pick<Deps, 'db' | 'now'>): Promise<Clien
 export async function revokeKeys(
   deps: Pick<Deps, 'db' | 'now'>,
   clientId: string,
-  prefix?: string,
+  prefix: string | undefined,
+  by: AuditActor,
 ): Promise<number> {
   await requireClient(deps.db, clientId);
   const now = deps.now();
-  let query = deps.db
-    .updateTable('api_keys')
-    .set({ revoked_at: now })
-    .where('client_id', '=', clientId)
-    .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
-  if (prefix !== undefined) query = query.where('prefix', '=', prefix);
-  const [result] = await query.execute();
-  const count = Number(result?.numUpdatedRows ?? 0);
-  if (count === 0 && prefix !== undefined)
-    throw new AppError('API_KEY_PREFIX_NOT_FOUND', { params: { prefix } });
-  return count;
+  return inTransaction(deps.db, async (trx) => {
+    let query = trx
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+    if (prefix !== undefined) query = query.where('prefix', '=', prefix);
+    const revoked = await query.returning('prefix').execute();
+    if (revoked.length === 0 && prefix !== undefined)
+      throw new AppError('API_KEY_PREFIX_NOT_FOUND', { params: { prefix } });
+    if (revoked.length > 0)
+      await recordAudit(trx, now, {
+        actor: by,
+        action: 'api_key.revoke',
+        object: clientObject(clientId),
+        clientId,
+        after: { revoked_prefixes: revoked.map((key) => key.prefix) },
+      });
+    return revoked.length;
+  });
 }
 
 /**
@@ -146,6 +196,7 @@ export async function rotateKey(
   deps: Pick<Deps, 'db' | 'now'>,
   clientId: string,
   graceSeconds: number,
+  by: AuditActor,
 ): Promise<string> {
   await requireClient(deps.db, clientId);
   const now = deps.now();
@@ -158,7 +209,15 @@ export async function rotateKey(
       .where('revoked_at', 'is', null)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', until)]))
       .execute();
-    return (await issueApiKey(trx, clientId, now)).key;
+    const issued = await issueApiKey(trx, clientId, now);
+    await recordAudit(trx, now, {
+      actor: by,
+      action: 'api_key.rotate',
+      object: clientObject(clientId),
+      clientId,
+      after: { new_prefix: issued.row.prefix, others_expire_at: new Date(until).toISOString() },
+    });
+    return issued.key;
   });
 }
 
@@ -170,6 +229,7 @@ export async function rotateWebhookSecret(
   deps: Deps,
   clientId: string,
   graceSeconds: number,
+  by: AuditActor,
 ): Promise<string> {
   const client = await deps.db
     .selectFrom('clients')
@@ -179,16 +239,26 @@ export async function rotateWebhookSecret(
   if (!client) throw new AppError('CLIENT_NOT_FOUND', { params: { id: clientId } });
   const secret = newWebhookSecret();
   const now = deps.now();
-  await deps.db
-    .updateTable('clients')
-    .set({
-      webhook_secret_enc: deps.secrets.seal(secret),
-      webhook_secret_previous_enc: graceSeconds > 0 ? client.webhook_secret_enc : null,
-      webhook_secret_previous_until: graceSeconds > 0 ? now + graceSeconds * 1000 : null,
-      updated_at: now,
-    })
-    .where('id', '=', clientId)
-    .execute();
+  const graceUntil = graceSeconds > 0 ? now + graceSeconds * 1000 : null;
+  await inTransaction(deps.db, async (trx) => {
+    await trx
+      .updateTable('clients')
+      .set({
+        webhook_secret_enc: deps.secrets.seal(secret),
+        webhook_secret_previous_enc: graceUntil === null ? null : client.webhook_secret_enc,
+        webhook_secret_previous_until: graceUntil,
+        updated_at: now,
+      })
+      .where('id', '=', clientId)
+      .execute();
+    await recordAudit(trx, now, {
+      actor: by,
+      action: 'webhook_secret.rotate',
+      object: clientObject(clientId),
+      clientId,
+      after: { previous_signs_until: graceUntil === null ? null : new Date(graceUntil).toISOString() },
+    });
+  });
   return secret;
 }
 

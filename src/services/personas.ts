@@ -4,7 +4,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../domain/errors.js';
 import { Nullable } from '../domain/schema.js';
-import type { Db, PersonaRow, PersonasTable } from '../ports/database.js';
+import { inTransaction, type Db, type PersonaRow, type PersonasTable } from '../ports/database.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit.js';
 import {
   isSupportedLanguage,
   PHOTO_DIMENSION_MAX,
@@ -95,9 +96,12 @@ export const personaView = (p: PersonaRow): PersonaView => ({
   ...captureOptionsView(p),
 });
 
+const personaObject = (id: number) => ({ type: 'persona', id: String(id) });
+
 export async function createPersona(
   deps: { db: Db; now: () => number },
   input: PersonaSettings & { clientId: string; kind: PersonaKind },
+  by: AuditActor = SYSTEM_ACTOR,
 ): Promise<PersonaRow> {
   const client = await deps.db
     .selectFrom('clients')
@@ -119,11 +123,22 @@ export async function createPersona(
     askLocation: input.askLocation ?? false,
     maxPhotoDimension: input.maxPhotoDimension ?? null,
   });
-  return deps.db
-    .insertInto('personas')
-    .values({ client_id: client.id, kind: input.kind, created_at: deps.now(), ...values })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const now = deps.now();
+  return inTransaction(deps.db, async (trx) => {
+    const row = await trx
+      .insertInto('personas')
+      .values({ client_id: client.id, kind: input.kind, created_at: now, ...values })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, now, {
+      actor: by,
+      action: 'persona.create',
+      object: personaObject(row.id),
+      clientId: row.client_id,
+      after: personaView(row),
+    });
+    return row;
+  });
 }
 
 /**
@@ -132,11 +147,12 @@ export async function createPersona(
  * name given with it win).
  */
 export async function updatePersona(
-  db: Db,
+  deps: { db: Db; now: () => number },
   where: { id: number; clientId?: string },
   input: PersonaSettings,
+  by: AuditActor,
 ): Promise<PersonaRow | undefined> {
-  const current = await getPersona(db, where);
+  const current = await getPersona(deps.db, where);
   if (!current) return undefined;
   const translated = translatedTemplate(current, input.language);
   const values = checked(current.kind, {
@@ -151,12 +167,23 @@ export async function updatePersona(
     maxPhotoDimension:
       input.maxPhotoDimension === undefined ? current.max_photo_dimension : input.maxPhotoDimension,
   });
-  return db
-    .updateTable('personas')
-    .set(values)
-    .where('id', '=', current.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return inTransaction(deps.db, async (trx) => {
+    const row = await trx
+      .updateTable('personas')
+      .set(values)
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, deps.now(), {
+      actor: by,
+      action: 'persona.update',
+      object: personaObject(row.id),
+      clientId: row.client_id,
+      before: personaView(current),
+      after: personaView(row),
+    });
+    return row;
+  });
 }
 
 /**

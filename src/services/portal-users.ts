@@ -1,5 +1,6 @@
 // Portal users: operators (all clients) and client users (their own client only). Passwords are hashed
 // with scrypt (Node's built-in, memory-hard KDF) and a per-user salt.
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit.js';
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { AppError } from '../domain/errors.js';
@@ -52,9 +53,19 @@ function checkRoleAndClient(role: PortalRole, clientId: string | null | undefine
     throw invalidUser('an operator belongs to no client');
 }
 
+/** A user as the audit log records them (never the password's hash). */
+const userView = (user: PortalUserRow) => ({
+  email: user.email,
+  role: user.role,
+  client_id: user.client_id,
+  disabled: user.disabled_at !== null,
+});
+const userObject = (user: PortalUserRow) => ({ type: 'user', id: user.id });
+
 export async function createPortalUser(
   deps: { db: Db; now: () => number },
   input: { email: string; password: string; role: PortalRole; clientId?: string },
+  by: AuditActor = SYSTEM_ACTOR,
 ): Promise<PortalUserRow> {
   const email = normaliseEmail(input.email);
   if (!EMAIL.test(email)) throw invalidUser(`${input.email} is not an e-mail address`);
@@ -83,7 +94,16 @@ export async function createPortalUser(
     disabled_at: null,
     created_at: deps.now(),
   };
-  await deps.db.insertInto('portal_users').values(row).execute();
+  await inTransaction(deps.db, async (trx) => {
+    await trx.insertInto('portal_users').values(row).execute();
+    await recordAudit(trx, row.created_at, {
+      actor: by,
+      action: 'user.create',
+      object: userObject(row),
+      clientId: row.client_id,
+      after: userView(row),
+    });
+  });
   return row;
 }
 
@@ -109,8 +129,9 @@ async function userByEmail(db: Db, email: string): Promise<PortalUserRow> {
  * the reset.
  */
 export async function resetPassword(
-  deps: { db: Db },
+  deps: { db: Db; now: () => number },
   input: { email: string; password: string },
+  by: AuditActor,
 ): Promise<PortalUserRow> {
   checkPassword(input.password);
   const user = await userByEmail(deps.db, input.email);
@@ -118,6 +139,12 @@ export async function resetPassword(
   await inTransaction(deps.db, async (trx) => {
     await trx.updateTable('portal_users').set({ password_hash }).where('id', '=', user.id).execute();
     await trx.deleteFrom('portal_sessions').where('user_id', '=', user.id).execute();
+    await recordAudit(trx, deps.now(), {
+      actor: by,
+      action: 'user.reset_password',
+      object: userObject(user),
+      clientId: user.client_id,
+    });
   });
   return { ...user, password_hash };
 }
@@ -126,6 +153,7 @@ export async function resetPassword(
 export async function updatePortalUser(
   deps: { db: Db; now: () => number },
   input: { email: string; role?: PortalRole; clientId?: string | null; disabled?: boolean },
+  by: AuditActor,
 ): Promise<PortalUserRow> {
   const user = await userByEmail(deps.db, input.email);
   const role = input.role ?? user.role;
@@ -138,6 +166,15 @@ export async function updatePortalUser(
     await trx.updateTable('portal_users').set(changes).where('id', '=', user.id).execute();
     if (disabled_at !== null || role !== user.role || clientId !== user.client_id)
       await trx.deleteFrom('portal_sessions').where('user_id', '=', user.id).execute();
+    await recordAudit(trx, deps.now(), {
+      actor: by,
+      action: 'user.update',
+      object: userObject(user),
+      // Moving a user between clients concerns both: the entry goes with the one they end up in.
+      clientId: clientId ?? user.client_id,
+      before: userView(user),
+      after: userView({ ...user, ...changes }),
+    });
   });
   return { ...user, ...changes };
 }

@@ -1,6 +1,7 @@
 // JWT signing keys, kept in the database (so every process signs and verifies alike) with the private
 // half sealed under the master key. Rotation adds a key that signs from then on; the older ones keep
 // verifying until every token they signed has expired, so no issued token is invalidated.
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit.js';
 import crypto from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { SecretBox } from '../ports/secret-box.js';
@@ -136,7 +137,8 @@ export async function ensureSigningKey(
     .executeTakeFirst();
   if (live?.alg === opts.alg) return undefined;
   if (!live) return addSigningKey(deps, deps.now(), opts.alg);
-  return rotateSigningKey(deps, opts);
+  // The setting changed: the service itself rotates, at start.
+  return rotateSigningKey(deps, opts, SYSTEM_ACTOR);
 }
 
 /**
@@ -146,15 +148,25 @@ export async function ensureSigningKey(
 export async function rotateSigningKey(
   deps: Deps,
   opts: { alg: SigningAlg; verifyForSeconds: number },
+  by: AuditActor,
 ): Promise<string> {
   const now = deps.now();
   return deps.db.transaction().execute(async (trx) => {
+    const retiredAt = now + opts.verifyForSeconds * 1000;
     await trx
       .updateTable('signing_keys')
-      .set({ retired_at: now + opts.verifyForSeconds * 1000 })
+      .set({ retired_at: retiredAt })
       .where('retired_at', 'is', null)
       .execute();
-    return addSigningKey({ ...deps, db: trx }, now, opts.alg);
+    const kid = await addSigningKey({ ...deps, db: trx }, now, opts.alg);
+    await recordAudit(trx, now, {
+      actor: by,
+      action: 'signing_key.rotate',
+      object: { type: 'signing_key', id: kid },
+      clientId: null,
+      after: { alg: opts.alg, earlier_keys_verify_until: new Date(retiredAt).toISOString() },
+    });
+    return kid;
   });
 }
 

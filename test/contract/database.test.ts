@@ -1,4 +1,5 @@
 // The stores behind clients, keys, personas, portal users and bootstrap, on SQLite and on PostgreSQL.
+import { CLI_ACTOR } from '../../src/services/audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/adapters/db/connect.js';
 import { buildStorageDeps } from '../../src/deps.js';
@@ -54,13 +55,18 @@ describe.each(BACKENDS)('database on %s', (backend) => {
 
     it('updates settings and normalises "always" to no window', async () => {
       const { client } = await createClient(deps, { name: 'Windowed' });
-      const updated = await updateClient(deps, client.id, {
-        quotaPerHour: 50,
-        serviceWindow: 'Mon-Fri 08:00-18:00',
-        timezone: 'Europe/Paris',
-        linkTtlSeconds: 3600,
-        webhookUrl: 'https://hooks.example.com/walkaround',
-      });
+      const updated = await updateClient(
+        deps,
+        client.id,
+        {
+          quotaPerHour: 50,
+          serviceWindow: 'Mon-Fri 08:00-18:00',
+          timezone: 'Europe/Paris',
+          linkTtlSeconds: 3600,
+          webhookUrl: 'https://hooks.example.com/walkaround',
+        },
+        CLI_ACTOR,
+      );
       expect(updated).toMatchObject({
         quota_per_hour: 50,
         service_window: 'mon-fri 08:00-18:00',
@@ -68,7 +74,9 @@ describe.each(BACKENDS)('database on %s', (backend) => {
         link_ttl_seconds: 3600,
         webhook_url: 'https://hooks.example.com/walkaround',
       });
-      expect((await updateClient(deps, client.id, { serviceWindow: 'always' })).service_window).toBeNull();
+      expect(
+        (await updateClient(deps, client.id, { serviceWindow: 'always' }, CLI_ACTOR)).service_window,
+      ).toBeNull();
     });
 
     it.each([
@@ -79,18 +87,18 @@ describe.each(BACKENDS)('database on %s', (backend) => {
       [{ linkTtlSeconds: 5 }, /link validity/],
     ])('refuses %j', async (settings, message) => {
       const { client } = await createClient(deps, { name: 'Strict' });
-      await expect(updateClient(deps, client.id, settings)).rejects.toThrow(message);
+      await expect(updateClient(deps, client.id, settings, CLI_ACTOR)).rejects.toThrow(message);
     });
 
     it('refuses to update an unknown client', async () => {
-      await expect(updateClient(deps, 'nope', { quotaPerHour: 5 })).rejects.toMatchObject({
+      await expect(updateClient(deps, 'nope', { quotaPerHour: 5 }, CLI_ACTOR)).rejects.toMatchObject({
         code: 'CLIENT_NOT_FOUND',
       });
     });
 
     it('lists clients with the prefixes of their live keys only', async () => {
       const { client, apiKey } = await createClient(deps, { name: 'Listed' });
-      const rotated = await rotateKey(deps, client.id, 0);
+      const rotated = await rotateKey(deps, client.id, 0, CLI_ACTOR);
       const listed = (await listClients(deps)).find((c) => c.id === client.id);
       expect(listed?.keys.map((k) => k.prefix)).toEqual([rotated.slice(0, 14)]);
       expect(JSON.stringify(listed)).not.toContain(apiKey);
@@ -98,13 +106,13 @@ describe.each(BACKENDS)('database on %s', (backend) => {
 
     it('revokes one key by prefix, or all', async () => {
       const { client, apiKey } = await createClient(deps, { name: 'Revoking' });
-      const second = await rotateKey(deps, client.id, 3600);
-      expect(await revokeKeys(deps, client.id, apiKey.slice(0, 14))).toBe(1);
+      const second = await rotateKey(deps, client.id, 3600, CLI_ACTOR);
+      expect(await revokeKeys(deps, client.id, apiKey.slice(0, 14), CLI_ACTOR)).toBe(1);
       expect(await findKeyOwner(deps.db, apiKey, Date.now())).toBeUndefined();
       expect(await findKeyOwner(deps.db, second, Date.now())).toBeDefined();
-      expect(await revokeKeys(deps, client.id)).toBe(1);
+      expect(await revokeKeys(deps, client.id, undefined, CLI_ACTOR)).toBe(1);
       expect(await findKeyOwner(deps.db, second, Date.now())).toBeUndefined();
-      await expect(revokeKeys(deps, client.id, 'wk_live_nope')).rejects.toThrow(/No live key/);
+      await expect(revokeKeys(deps, client.id, 'wk_live_nope', CLI_ACTOR)).rejects.toThrow(/No live key/);
     });
   });
 

@@ -1,5 +1,6 @@
 // Analysis end to end (docs/result.md): real uploads over HTTP, a real worker with its analysis threads,
 // results read back through the API and validated against the published schema.
+import { CLI_ACTOR } from '../../src/services/audit.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -118,7 +119,7 @@ describe('analysis end to end', () => {
   it('re-analysis makes a new version of the result', async () => {
     const session = await upload([{ name: 'home.jpg', content: photo('home.jpg') }]);
     expect((await resultOf(session)).version).toBe(1);
-    await requestReanalysis(t.deps, session);
+    await requestReanalysis(t.deps, session, CLI_ACTOR);
     expect((await resultOf(session, 2)).version).toBe(2);
   });
 });

@@ -37,6 +37,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
         '0008-portal',
         '0009-webhook-listeners',
         '0010-outbox-status',
+        '0011-audit-log',
       ],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });
@@ -282,6 +283,35 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No user with e-mail nobody@example.com');
+  });
+
+  it('audit export prints what the commands before changed, as JSON lines, attributed to the CLI', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const client = await json<{ id: string; api_key: string; webhook_secret: string }>(
+      'clients',
+      'create',
+      '--name',
+      'Audited by CLI',
+    );
+    await json('clients', 'update', client.id, '--quota', '9');
+    const result = await cli('audit', 'export', '--since', since, '--client', client.id);
+    expect(result.code).toBe(0);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((e) => [e.action, e.actor_kind, e.actor, e.object_id])).toEqual([
+      ['client.create', 'cli', 'cli', client.id],
+      ['client.update', 'cli', 'cli', client.id],
+    ]);
+    expect(lines[1]).toMatchObject({ before: { quota_per_hour: 1000 }, after: { quota_per_hour: 9 } });
+    expect(result.stdout).not.toContain(client.api_key);
+    expect(result.stdout).not.toContain(client.webhook_secret);
+    const later = await cli('audit', 'export', '--since', new Date(Date.now() + 60_000).toISOString());
+    expect(later).toMatchObject({ code: 0, stdout: '' });
+    const bad = await cli('audit', 'export', '--since', 'yesterday');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('expected a day such as 2026-11-23 or a time such as 2026-11-23T14:00:00Z');
   });
 
   it('signing-keys rotate adds a signing key', async () => {

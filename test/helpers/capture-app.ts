@@ -1,5 +1,6 @@
 // The capture app against a real service: a listening server with its worker, a client with a webhook
 // receiver, personas and link tokens, and the moves a customer makes on a phone.
+import { CLI_ACTOR } from '../../src/services/audit.js';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createPersona, updatePersona, type PersonaSettings } from '../../src/services/personas.js';
@@ -37,7 +38,7 @@ export async function startCaptureService(): Promise<CaptureService> {
       async persona(kind, settings = {}) {
         const created = await createPersona(t.deps, { clientId: client.id, kind });
         if (Object.keys(settings).length > 0)
-          await updatePersona(t.deps.db, { id: created.id, clientId: client.id }, settings);
+          await updatePersona(t.deps, { id: created.id, clientId: client.id }, settings, CLI_ACTOR);
         return created.id;
       },
       async token(personaId) {

@@ -1,4 +1,5 @@
 // docs/api.md#authenticate and docs/api.md#refresh, on every database backend, through app.inject().
+import { CLI_ACTOR } from '../../src/services/audit.js';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKeys, rotateKey } from '../../src/services/clients.js';
@@ -124,7 +125,7 @@ describe.each(BACKENDS)('authentication on %s', (backend) => {
     it('for a revoked key', async () => {
       const c = await t.newClient({ name: 'Revoked' });
       expect((await authenticate({ key: c.apiKey })).statusCode).toBe(200);
-      await revokeKeys(t.deps, c.id);
+      await revokeKeys(t.deps, c.id, undefined, CLI_ACTOR);
       expect((await authenticate({ key: c.apiKey })).json()).toEqual({
         status: 'error',
         message: 'API Key not valid',
@@ -133,14 +134,14 @@ describe.each(BACKENDS)('authentication on %s', (backend) => {
 
     it('for a key that expired after rotation; the new key works', async () => {
       const c = await t.newClient({ name: 'Rotated' });
-      const newKey = await rotateKey(t.deps, c.id, 0);
+      const newKey = await rotateKey(t.deps, c.id, 0, CLI_ACTOR);
       expect((await authenticate({ key: c.apiKey })).statusCode).toBe(401);
       expect((await authenticate({ key: newKey })).statusCode).toBe(200);
     });
 
     it('keeps the old key working during the rotation grace period', async () => {
       const c = await t.newClient({ name: 'Graceful' });
-      const newKey = await rotateKey(t.deps, c.id, 3600);
+      const newKey = await rotateKey(t.deps, c.id, 3600, CLI_ACTOR);
       expect((await authenticate({ key: c.apiKey })).statusCode).toBe(200);
       expect((await authenticate({ key: newKey })).statusCode).toBe(200);
     });
@@ -149,7 +150,7 @@ describe.each(BACKENDS)('authentication on %s', (backend) => {
       const c = await t.newClient({ name: 'Revoked later' });
       const body = (await authenticate({ key: c.apiKey })).json<Record<string, string>>();
       expect(await verifyToken(t.deps, body.refresh_token!, 'upload')).toBeDefined();
-      await revokeKeys(t.deps, c.id);
+      await revokeKeys(t.deps, c.id, undefined, CLI_ACTOR);
       expect(await verifyToken(t.deps, body.refresh_token!, 'upload')).toBeUndefined();
     });
   });
@@ -251,7 +252,7 @@ describe.each(BACKENDS)('authentication on %s', (backend) => {
   describe('signing key rotation', () => {
     it('keeps tokens issued before the rotation valid and signs new ones with the new key, also across a change of algorithm', async () => {
       const before = (await authenticate({ key: client.apiKey })).json<Record<string, string>>();
-      const kid = await rotateSigningKey(t.deps, { alg: 'EdDSA', verifyForSeconds: 86400 });
+      const kid = await rotateSigningKey(t.deps, { alg: 'EdDSA', verifyForSeconds: 86400 }, CLI_ACTOR);
       // This process caches the key ring; a fresh ring reads the rotation at once.
       const { createKeyRing } = await import('../../src/services/signing-keys.js');
       const keys = createKeyRing(t.deps, { cacheMs: 0 });

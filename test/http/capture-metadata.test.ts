@@ -1,6 +1,7 @@
 // The persona's capture options in the flow, and the capture metadata of tus uploads
 // (docs/api.md#resumable-uploads) over real HTTP: checked at creation and again at the finish, kept with the
 // captured media, carried to the inspection's media at submit.
+import { CLI_ACTOR } from '../../src/services/audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowView } from '../../src/services/links/capture.js';
 import { hashLinkToken } from '../../src/services/links/tokens.js';
@@ -185,7 +186,7 @@ describe.each(BACKENDS)('capture metadata on %s', (backend) => {
     const created = await capture.create('front', FRONT.length, { ...CAMERA, source: 'gallery' });
     expect(created.status).toBe(201);
     // The client closes the gallery while the photo is on its way.
-    await updatePersona(t.deps.db, { id: persona.id }, { allowGallery: false });
+    await updatePersona(t.deps, { id: persona.id }, { allowGallery: false }, CLI_ACTOR);
     const finished = await capture.patch(created.headers.get('location')!, 0, FRONT);
     expect(finished.status).toBe(400);
     expect(await finished.json()).toEqual({

@@ -1,4 +1,5 @@
 // POST /api/upload through real HTTP (docs/api.md#upload, docs/api.md#limits) on every database backend.
+import { CLI_ACTOR } from '../../src/services/audit.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -490,7 +491,7 @@ describe.each(BACKENDS)('upload on %s', (backend) => {
       const closed = await t.newClient({ webhookUrl: 'https://hooks.example.com/x' });
       const hour = new Date().getUTCHours();
       const window = `mon-sun ${String((hour + 2) % 24).padStart(2, '0')}:00-${String((hour + 3) % 24).padStart(2, '0')}:00`;
-      await updateClient(t.deps, closed.id, { serviceWindow: window, timezone: 'UTC' });
+      await updateClient(t.deps, closed.id, { serviceWindow: window, timezone: 'UTC' }, CLI_ACTOR);
       const c = await api.credentials(closed.apiKey);
       const res = await api.urls(c.refresh_token, urlBody(c.session));
       await expectRejected(res, 503, 'ML servers are not available currently.', c.session);

@@ -13,7 +13,9 @@ import fp from 'fastify-plugin';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
 import type { ClientRow } from '../../ports/database.js';
-import { clientOfKey } from '../../services/api-keys.js';
+import { visiblePrefix } from '../../domain/secret-formats.js';
+import { findKeyOwner } from '../../services/api-keys.js';
+import { portalActor, type AuditActor } from '../../services/audit.js';
 import { checkKeyAttempt } from '../../services/key-attempts.js';
 import { linkOfToken, type OpenLink } from '../../services/links/capture.js';
 import { sharedInspection } from '../../services/portal/shares.js';
@@ -35,6 +37,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the `apiKey` check: the client whose live key is in `x-api-key`. */
     client?: ClientRow;
+    /** Set by the `apiKey` check: that key, as the audit log names who made a change. */
+    keyActor?: AuditActor;
     /** Set by the `uploadToken` check: the claims of the `refresh_token` in `Authorization`. */
     uploadClaims?: TokenClaims;
     /** Set by the `linkToken` check: the open link whose token is in `Authorization`. */
@@ -61,12 +65,14 @@ function checks(deps: Deps): Record<Credential, Check> {
       const key = typeof header === 'string' ? header : undefined;
       // No key at all is not a guess: it is not counted.
       if (!key) throw new AppError('API_KEY_REQUIRED');
-      request.client = await checkKeyAttempt(
+      const owner = await checkKeyAttempt(
         deps.failedAttempts,
         request.ip,
-        () => clientOfKey(deps, key),
+        () => findKeyOwner(deps.db, key, deps.now()),
         'API_KEY_REQUIRED',
       );
+      request.client = owner.client;
+      request.keyActor = { kind: 'api_key', prefix: visiblePrefix(key), apiKeyId: owner.apiKeyId };
     },
     async uploadToken(request) {
       const token = bearerToken(request.headers.authorization);
@@ -123,3 +129,9 @@ export const callerLink = (request: FastifyRequest): OpenLink => required(reques
 export const callerPortal = (request: FastifyRequest): PortalCaller =>
   required(request.portal, 'portalSession');
 export const callerShare = (request: FastifyRequest) => required(request.share, 'shareToken');
+
+/** Who a change is made by, for the audit log: the portal user, or the API key, the route took. */
+export function callerActor(request: FastifyRequest): AuditActor {
+  if (request.portal) return portalActor(request.portal);
+  return required(request.keyActor, 'apiKey');
+}

@@ -9,7 +9,7 @@ import {
   resendMessage,
   ResendAnswer,
 } from '../../services/webhooks/deliveries.js';
-import { callerClient } from '../plugins/auth.js';
+import { callerActor, callerClient } from '../plugins/auth.js';
 import { errorResponses } from '../schemas/errors.js';
 
 export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -48,10 +48,12 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     },
     async (request, reply) => {
       const { session, id } = request.params;
-      const queued = await resendMessage(deps, id, {
-        clientId: callerClient(request).id,
-        inspectionId: session,
-      });
+      const queued = await resendMessage(
+        deps,
+        id,
+        { clientId: callerClient(request).id, inspectionId: session },
+        callerActor(request),
+      );
       if (!queued) throw new AppError('NOT_FOUND');
       return reply.status(202).send({ status: 'queued', id });
     },

@@ -15,7 +15,7 @@ import {
   updatePersona,
   type PersonaSettings,
 } from '../../services/personas.js';
-import { callerClient } from '../plugins/auth.js';
+import { callerActor, callerClient } from '../plugins/auth.js';
 
 const Step = Type.Object(
   {
@@ -119,11 +119,11 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request, reply) => {
-      const persona = await createPersona(deps, {
-        clientId: callerClient(request).id,
-        kind: request.body.kind,
-        ...settingsOf(request.body),
-      });
+      const persona = await createPersona(
+        deps,
+        { clientId: callerClient(request).id, kind: request.body.kind, ...settingsOf(request.body) },
+        callerActor(request),
+      );
       return reply.status(201).send(personaView(persona));
     },
   );
@@ -155,9 +155,10 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
     async (request) => {
       const persona = await updatePersona(
-        deps.db,
+        deps,
         { id: Number(request.params.id), clientId: callerClient(request).id },
         settingsOf(request.body),
+        callerActor(request),
       );
       if (!persona) throw new AppError('NOT_FOUND');
       return personaView(persona);

@@ -30,7 +30,7 @@ import {
   ShareView,
 } from '../../services/portal/shares.js';
 import { resendMessage, ResendAnswer } from '../../services/webhooks/deliveries.js';
-import { callerPortal } from '../plugins/auth.js';
+import { callerActor, callerPortal } from '../plugins/auth.js';
 import { binaryBody, NoBody } from '../schemas/content.js';
 import { errorResponses } from '../schemas/errors.js';
 
@@ -289,10 +289,12 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
       const caller = callerPortal(request);
       requireChange(caller);
       const inspection = await visibleInspection(deps.db, caller, request.params.id);
-      const queued = await resendMessage(deps, request.params.messageId, {
-        clientId: inspection.client_id,
-        inspectionId: inspection.id,
-      });
+      const queued = await resendMessage(
+        deps,
+        request.params.messageId,
+        { clientId: inspection.client_id, inspectionId: inspection.id },
+        callerActor(request),
+      );
       if (!queued) throw new AppError('NOT_FOUND');
       return reply.status(202).send({ status: 'queued', id: request.params.messageId });
     },

@@ -5,17 +5,19 @@ import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import { AppError } from '../../domain/errors.js';
 import { jobKeys } from '../../domain/jobs.js';
+import { recordAudit, type AuditActor } from '../audit.js';
 
 const notHeld = (reason: string) => new AppError('OUTBOX_NOT_HELD', { params: { reason } });
 
 export async function releaseHeldMessage(
   deps: { db: Db; queue: JobQueue; now: () => number; configured: (channel: 'email' | 'sms') => boolean },
   id: string,
+  by: AuditActor,
 ): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
     const message = await trx
       .selectFrom('outbox_messages')
-      .select(['status', 'channel', 'attempts'])
+      .select(['status', 'channel', 'attempts', 'client_id'])
       .where('id', '=', id)
       .executeTakeFirst();
     if (!message) throw new AppError('OUTBOX_MESSAGE_NOT_FOUND', { params: { id } });
@@ -35,6 +37,14 @@ export async function releaseHeldMessage(
       task: 'send-message',
       key: jobKeys.sendMessage(id, attempt),
       payload: { messageId: id, attempt },
+    });
+    await recordAudit(trx, deps.now(), {
+      actor: by,
+      action: 'outbox.send_held',
+      object: { type: 'outbox_message', id },
+      clientId: message.client_id,
+      before: { status: 'held' },
+      after: { status: 'pending' },
     });
   });
 }

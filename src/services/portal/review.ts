@@ -2,6 +2,7 @@
 // inspection and corrects the damages on its photos. It is saved as a new version of the result (the
 // earlier ones stay readable), keeps who reviewed and when, and sends `inspection.reviewed` to the
 // client's webhook with the new result, in one transaction.
+import { portalActor, recordAudit } from '../audit.js';
 import { AppError } from '../../domain/errors.js';
 import type { Damage } from '../../domain/result/damage-part.js';
 import type { InspectionResult } from '../../domain/result/index.js';
@@ -76,6 +77,14 @@ export async function saveReview(
       inspectionId: inspection.id,
       callbackUrl: inspection.callback_url,
       data: result,
+    });
+    await recordAudit(trx, now, {
+      actor: portalActor(caller),
+      action: 'inspection.review',
+      object: { type: 'inspection', id: inspection.id },
+      clientId: inspection.client_id,
+      before: { version: base.version, review_decision: inspection.review_decision },
+      after: { version: result.version, review_decision: input.decision, note: result.review?.note ?? null },
     });
     return { version: result.version };
   });

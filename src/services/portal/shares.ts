@@ -1,11 +1,12 @@
 // Share links (docs/portal.md#sharing): a read-only view of one inspection's report for someone without
 // an account. Expiring (7 days unless asked otherwise, at most 90), revocable, optionally with faces and
 // plates blurred. The token is random, shown once in the link's fragment, and stored as its SHA-256.
+import { portalActor, recordAudit } from '../audit.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../domain/schema.js';
 import crypto from 'node:crypto';
 import { AppError } from '../../domain/errors.js';
-import type { Db, InspectionRow, ShareLinkRow } from '../../ports/database.js';
+import { inTransaction, type Db, type InspectionRow, type ShareLinkRow } from '../../ports/database.js';
 import { requireChange, visibleInspection } from './access.js';
 import type { PortalCaller } from './sessions.js';
 
@@ -52,7 +53,20 @@ export async function createShare(
     expires_at: now + days * DAY_MS,
     revoked_at: null,
   };
-  await deps.db.insertInto('share_links').values(row).execute();
+  await inTransaction(deps.db, async (trx) => {
+    await trx.insertInto('share_links').values(row).execute();
+    await recordAudit(trx, now, {
+      actor: portalActor(caller),
+      action: 'share.create',
+      object: { type: 'share_link', id: row.id },
+      clientId: row.client_id,
+      after: {
+        inspection_id: row.inspection_id,
+        blur: input.blur === true,
+        expires_at: new Date(row.expires_at).toISOString(),
+      },
+    });
+  });
   return { ...view(row, caller.email), url: `${deps.publicBaseUrl}/portal/#/share/${token}` };
 }
 
@@ -76,14 +90,26 @@ export async function revokeShare(
   shareId: string,
 ): Promise<void> {
   requireChange(caller);
-  let query = deps.db
-    .updateTable('share_links')
-    .set({ revoked_at: deps.now() })
-    .where('id', '=', shareId)
-    .where('revoked_at', 'is', null);
-  if (caller.clientId !== null) query = query.where('client_id', '=', caller.clientId);
-  const { numUpdatedRows } = await query.executeTakeFirst();
-  if (numUpdatedRows === 0n) {
+  const now = deps.now();
+  const revoked = await inTransaction(deps.db, async (trx) => {
+    let query = trx
+      .updateTable('share_links')
+      .set({ revoked_at: now })
+      .where('id', '=', shareId)
+      .where('revoked_at', 'is', null);
+    if (caller.clientId !== null) query = query.where('client_id', '=', caller.clientId);
+    const row = await query.returning(['id', 'client_id', 'inspection_id']).executeTakeFirst();
+    if (row)
+      await recordAudit(trx, now, {
+        actor: portalActor(caller),
+        action: 'share.revoke',
+        object: { type: 'share_link', id: row.id },
+        clientId: row.client_id,
+        after: { inspection_id: row.inspection_id },
+      });
+    return row !== undefined;
+  });
+  if (!revoked) {
     // Already revoked is fine; unknown, or another client's, is not found.
     let exists = deps.db.selectFrom('share_links').select('id').where('id', '=', shareId);
     if (caller.clientId !== null) exists = exists.where('client_id', '=', caller.clientId);

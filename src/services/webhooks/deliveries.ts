@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../../domain/errors.js';
 import { Nullable } from '../../domain/schema.js';
+import { recordAudit, type AuditActor } from '../audit.js';
 import { jobKeys } from '../../domain/jobs.js';
 import type { ActionLimiter } from '../../ports/attempt-limiter.js';
 import { type Db, inTransaction } from '../../ports/database.js';
@@ -97,9 +98,10 @@ export async function listDeliveries(
  * there is no such message in the scope. `clientId` limits it to the client's own messages (API); the operator CLI passes null.
  */
 export async function resendMessage(
-  deps: { db: Db; queue: JobQueue; resendLimiter?: ActionLimiter },
+  deps: { db: Db; queue: JobQueue; now: () => number; resendLimiter?: ActionLimiter },
   messageId: string,
   scope: { clientId: string | null; inspectionId?: string },
+  by: AuditActor,
 ): Promise<boolean> {
   // A client's re-sends are limited (the operator's, from the CLI, are not).
   if (scope.clientId !== null && deps.resendLimiter) {
@@ -107,7 +109,10 @@ export async function resendMessage(
     if (wait > 0) throw new AppError('RESEND_RATE_LIMITED', { retryAfterSeconds: wait });
   }
   return inTransaction(deps.db, async (trx) => {
-    let query = trx.selectFrom('webhook_messages').select(['id', 'attempts']).where('id', '=', messageId);
+    let query = trx
+      .selectFrom('webhook_messages')
+      .select(['id', 'attempts', 'client_id', 'event_type'])
+      .where('id', '=', messageId);
     if (scope.clientId !== null) query = query.where('client_id', '=', scope.clientId);
     if (scope.inspectionId !== undefined) query = query.where('inspection_id', '=', scope.inspectionId);
     const message = await query.executeTakeFirst();
@@ -117,6 +122,13 @@ export async function resendMessage(
       task: 'deliver-webhook',
       key: jobKeys.resend(messageId, message.attempts),
       payload: { messageId, manual: true },
+    });
+    await recordAudit(trx, deps.now(), {
+      actor: by,
+      action: 'webhook.resend',
+      object: { type: 'webhook_message', id: messageId },
+      clientId: message.client_id,
+      after: { event_type: message.event_type },
     });
     return true;
   });

@@ -10,6 +10,7 @@ import { outboxSealedTokens } from './0007-outbox-sealed-tokens.js';
 import { portal } from './0008-portal.js';
 import { webhookListeners } from './0009-webhook-listeners.js';
 import { outboxStatus } from './0010-outbox-status.js';
+import { auditLog } from './0011-audit-log.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0008-portal': portal(),
         '0009-webhook-listeners': webhookListeners(),
         '0010-outbox-status': outboxStatus(),
+        '0011-audit-log': auditLog(dialect),
       }),
   };
 }

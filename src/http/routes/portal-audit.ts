@@ -1,0 +1,62 @@
+// The audit log in the portal (docs/audit.md): operators see every entry (or one client's), a client
+// admin their own client's; a client viewer none (it is part of administering the client).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../deps.js';
+import { AuditPage, listAudit } from '../../services/audit.js';
+import { requireChange } from '../../services/portal/access.js';
+import { callerPortal } from '../plugins/auth.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const Text = (description: string) => Type.Optional(Type.String({ maxLength: 200, description }));
+
+const AuditQuery = Type.Object(
+  {
+    client_id: Text('Operators: one client only.'),
+    action: Text('One action, e.g. `client.update`.'),
+    actor: Text("A user's e-mail, an API key's prefix, `cli` or `system`."),
+    object_type: Text('`client`, `persona`, `user`, `inspection`, …'),
+    object_id: Text('One object.'),
+    from: Type.Optional(Type.String({ format: 'date', description: 'On or after this day (UTC).' })),
+    to: Type.Optional(Type.String({ format: 'date', description: 'On or before this day (UTC).' })),
+    cursor: Type.Optional(Type.String({ maxLength: 512 })),
+    limit: Type.Optional(
+      Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'Page size, 1 to 200 (50).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const portalAuditRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/portal/api/audit',
+    {
+      config: { auth: 'portalSession' },
+      schema: {
+        tags: ['Portal'],
+        summary: 'Who changed what, and when, newest first',
+        querystring: AuditQuery,
+        response: { 200: AuditPage },
+      },
+    },
+    async (request) => {
+      const caller = callerPortal(request);
+      requireChange(caller);
+      const q = request.query;
+      return listAudit(
+        deps.db,
+        {
+          clientId: caller.clientId ?? q.client_id,
+          action: q.action,
+          actor: q.actor,
+          objectType: q.object_type,
+          objectId: q.object_id,
+          since: q.from === undefined ? undefined : dayStart(q.from),
+          until: q.to === undefined ? undefined : dayStart(q.to) + DAY_MS,
+        },
+        { cursor: q.cursor, limit: Math.min(Number(q.limit ?? 50), 200) },
+      );
+    },
+  );
+};

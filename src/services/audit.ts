@@ -1,0 +1,211 @@
+// The audit log (docs/audit.md): one entry for every state change made through the portal, the CLI or
+// the client API: who (a portal user, an API key by its visible prefix, the CLI, or the service itself),
+// did what, to which object, when, with the settings before and after. Entries are written in the
+// transaction of the change they record, so there is never a change without its entry or an entry
+// without its change; the table refuses updates and deletes (migration 0011).
+//
+// Secrets never enter it: snapshots keep only fields that are not secret by name, and drop any value
+// that has the shape of one (an API key, a webhook secret, a JWT).
+import crypto from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { API_KEY_PREFIX, API_KEY_VISIBLE_CHARS, WEBHOOK_SECRET_PREFIX } from '../domain/secret-formats.js';
+import { AppError } from '../domain/errors.js';
+import { Nullable } from '../domain/schema.js';
+import type { AuditLogRow, Db } from '../ports/database.js';
+
+/** Who made a change. */
+export type AuditActor =
+  | { kind: 'user'; id: string; email: string }
+  | { kind: 'api_key'; prefix: string; apiKeyId: string }
+  | { kind: 'cli' }
+  | { kind: 'system' };
+
+export const CLI_ACTOR: AuditActor = { kind: 'cli' };
+/** A portal user, as the audit log names them. */
+export const portalActor = (caller: { userId: string; email: string }): AuditActor => ({
+  kind: 'user',
+  id: caller.userId,
+  email: caller.email,
+});
+export const SYSTEM_ACTOR: AuditActor = { kind: 'system' };
+
+export interface AuditChange {
+  actor: AuditActor;
+  /** `client.update`, `api_key.rotate`, `persona.create`, `user.invite`, … */
+  action: string;
+  object: { type: string; id: string };
+  /** The client the object belongs to; null for what belongs to none (operators, signing keys). */
+  clientId: string | null;
+  before?: unknown;
+  after?: unknown;
+  requestId?: string | undefined;
+}
+
+/** Records one change, in the transaction `db` of the change itself. */
+export async function recordAudit(db: Db, now: number, change: AuditChange): Promise<void> {
+  const { actor } = change;
+  await db
+    .insertInto('audit_log')
+    .values({
+      id: crypto.randomUUID(),
+      at: now,
+      actor_kind: actor.kind,
+      actor: actor.kind === 'user' ? actor.email : actor.kind === 'api_key' ? actor.prefix : actor.kind,
+      actor_id: actor.kind === 'user' ? actor.id : actor.kind === 'api_key' ? actor.apiKeyId : null,
+      client_id: change.clientId,
+      action: change.action,
+      object_type: change.object.type,
+      object_id: change.object.id,
+      before: change.before === undefined ? null : JSON.stringify(auditSnapshot(change.before)),
+      after: change.after === undefined ? null : JSON.stringify(auditSnapshot(change.after)),
+      request_id: change.requestId ?? null,
+    })
+    .execute();
+}
+
+/** Field names that hold secrets or their digests, in any object the log is given. */
+const SECRET_NAME = /secret|password|hash|token|_enc$|^key$|api_?key|private/i;
+
+/**
+ * Values that hold a secret of ours, or a JWT, whatever field they are in. A key's visible prefix
+ * (`wk_live_` and 6 characters) names it without being it, and stays.
+ */
+function looksSecret(value: string): boolean {
+  return (
+    (value.startsWith(API_KEY_PREFIX) && value.length > API_KEY_VISIBLE_CHARS) ||
+    value.startsWith(WEBHOOK_SECRET_PREFIX) ||
+    /^eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(value)
+  );
+}
+
+/** A copy of `value` fit for the log: secret fields left out, secret-looking values replaced. */
+export function auditSnapshot(value: unknown): unknown {
+  if (typeof value === 'string') return looksSecret(value) ? '[secret]' : value;
+  if (Array.isArray(value)) return value.map(auditSnapshot);
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) {
+    if (SECRET_NAME.test(name) || field === undefined) continue;
+    copy[name] = auditSnapshot(field);
+  }
+  return copy;
+}
+
+export const AuditEntry = Type.Object({
+  id: Type.String(),
+  at: Type.String({ format: 'date-time' }),
+  actor_kind: Type.Union([
+    Type.Literal('user'),
+    Type.Literal('api_key'),
+    Type.Literal('cli'),
+    Type.Literal('system'),
+  ]),
+  actor: Type.String({ description: "The user's e-mail, the API key's visible prefix, `cli` or `system`." }),
+  client_id: Nullable(Type.String()),
+  action: Type.String(),
+  object_type: Type.String(),
+  object_id: Type.String(),
+  before: Nullable(Type.Unknown()),
+  after: Nullable(Type.Unknown()),
+  request_id: Nullable(Type.String()),
+});
+export type AuditEntry = Static<typeof AuditEntry>;
+
+export const auditEntry = (row: AuditLogRow): AuditEntry => ({
+  id: row.id,
+  at: new Date(row.at).toISOString(),
+  actor_kind: row.actor_kind,
+  actor: row.actor,
+  client_id: row.client_id,
+  action: row.action,
+  object_type: row.object_type,
+  object_id: row.object_id,
+  before: row.before === null ? null : (JSON.parse(row.before) as unknown),
+  after: row.after === null ? null : (JSON.parse(row.after) as unknown),
+  request_id: row.request_id,
+});
+
+export interface AuditFilter {
+  /** Only this client's entries (client admins: always their own). */
+  clientId?: string | undefined;
+  action?: string | undefined;
+  actor?: string | undefined;
+  objectType?: string | undefined;
+  objectId?: string | undefined;
+  /** Epoch ms, inclusive. */
+  since?: number | undefined;
+  /** Epoch ms, exclusive. */
+  until?: number | undefined;
+}
+
+/**
+ * Entries matching the filter, newest first, a page at a time (keyset: pass the last entry's `at` and
+ * `id` as `before`), or oldest first for an export.
+ */
+export function auditQuery(
+  db: Db,
+  filter: AuditFilter,
+  order: 'newest' | 'oldest',
+  after?: { at: number; id: string },
+) {
+  let q = db.selectFrom('audit_log').selectAll();
+  if (filter.clientId !== undefined) q = q.where('client_id', '=', filter.clientId);
+  if (filter.action) q = q.where('action', '=', filter.action);
+  if (filter.actor) q = q.where('actor', '=', filter.actor);
+  if (filter.objectType) q = q.where('object_type', '=', filter.objectType);
+  if (filter.objectId) q = q.where('object_id', '=', filter.objectId);
+  if (filter.since !== undefined) q = q.where('at', '>=', filter.since);
+  if (filter.until !== undefined) q = q.where('at', '<', filter.until);
+  const direction = order === 'newest' ? 'desc' : 'asc';
+  if (after) {
+    const beyond = order === 'newest' ? '<' : '>';
+    q = q.where((eb) =>
+      eb.or([eb('at', beyond, after.at), eb.and([eb('at', '=', after.at), eb('id', beyond, after.id)])]),
+    );
+  }
+  return q.orderBy('at', direction).orderBy('id', direction);
+}
+
+/** Every matching entry, oldest first, in pages: for `walkaround audit export`. */
+export async function* exportAudit(db: Db, filter: AuditFilter, pageSize = 500): AsyncGenerator<AuditEntry> {
+  let after: { at: number; id: string } | undefined;
+  for (;;) {
+    const rows = await auditQuery(db, filter, 'oldest', after).limit(pageSize).execute();
+    for (const row of rows) yield auditEntry(row);
+    const last = rows.at(-1);
+    if (!last || rows.length < pageSize) return;
+    after = { at: last.at, id: last.id };
+  }
+}
+
+export const AuditPage = Type.Object({
+  entries: Type.Array(AuditEntry),
+  next_cursor: Nullable(
+    Type.String({ description: 'Pass back as `cursor` for the next page; null on the last.' }),
+  ),
+});
+
+/** A page of entries, newest first; `cursor` continues a previous page. */
+export async function listAudit(
+  db: Db,
+  filter: AuditFilter,
+  page: { cursor?: string | undefined; limit: number },
+): Promise<Static<typeof AuditPage>> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const rows = await auditQuery(db, filter, 'newest', after)
+    .limit(page.limit + 1)
+    .execute();
+  const last = rows.length > page.limit ? rows[page.limit - 1] : undefined;
+  return {
+    entries: rows.slice(0, page.limit).map(auditEntry),
+    next_cursor: last ? Buffer.from(`${last.at}.${last.id}`).toString('base64url') : null,
+  };
+}
+
+function decodeCursor(cursor: string): { at: number; id: string } {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  const dot = text.indexOf('.');
+  const at = Number(text.slice(0, dot));
+  if (dot < 1 || !Number.isSafeInteger(at)) throw new AppError('BAD_REQUEST');
+  return { at, id: text.slice(dot + 1) };
+}
