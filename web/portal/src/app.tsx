@@ -6,9 +6,27 @@ import { InspectionView } from './pages/inspection.js';
 import { InspectionListView } from './pages/list.js';
 import { SharedView } from './pages/shared.js';
 import { SignIn } from './pages/sign-in.js';
-import { useRoute } from './router.js';
+import { AuditPage } from './pages/console/audit.js';
+import { ClientsPage } from './pages/console/clients.js';
+import { OutboxPage } from './pages/console/outbox.js';
+import { PersonasPage } from './pages/console/personas.js';
+import { mayAdminister, type ConsoleProps } from './pages/console/props.js';
+import { UsersPage } from './pages/console/users.js';
+import { consoleHref, useRoute, type ConsolePage, type Route } from './router.js';
 
 const ROLE_NAMES = { operator: 'Operator', client_admin: 'Client admin', client_viewer: 'Viewer' } as const;
+
+const CONSOLE: Record<ConsolePage, { title: string; Page: (props: ConsoleProps) => preact.JSX.Element }> = {
+  clients: { title: 'Clients', Page: ClientsPage },
+  personas: { title: 'Capture flows', Page: PersonasPage },
+  outbox: { title: 'Messages', Page: OutboxPage },
+  users: { title: 'Users', Page: UsersPage },
+  audit: { title: 'Audit log', Page: AuditPage },
+};
+
+/** The section the route belongs to, for the navigation's current item. */
+const sectionOf = (route: Route) =>
+  route.page === 'list' || route.page === 'inspection' ? 'inspections' : route.page;
 
 export function App() {
   const route = useRoute();
@@ -56,6 +74,21 @@ export function App() {
         <a class="brand" href="#/inspections">
           Walkaround
         </a>
+        <nav class="sections" aria-label="Sections">
+          <a href="#/inspections" aria-current={sectionOf(route) === 'inspections' ? 'page' : undefined}>
+            Inspections
+          </a>
+          {mayAdminister(me) &&
+            (Object.keys(CONSOLE) as ConsolePage[]).map((page) => (
+              <a
+                key={page}
+                href={consoleHref(page)}
+                aria-current={sectionOf(route) === page ? 'page' : undefined}
+              >
+                {me.user.role !== 'operator' && page === 'clients' ? 'Settings' : CONSOLE[page].title}
+              </a>
+            ))}
+        </nav>
         <span class="who">
           {me.user.email} · {ROLE_NAMES[me.user.role]}
         </span>
@@ -63,7 +96,9 @@ export function App() {
           Sign out
         </button>
       </header>
-      {route.page === 'inspection' ? (
+      {route.page in CONSOLE ? (
+        <ConsoleSection route={route} me={me} />
+      ) : route.page === 'inspection' ? (
         <InspectionView
           key={`${route.id}:${route.version ?? ''}`}
           id={route.id}
@@ -76,4 +111,18 @@ export function App() {
       )}
     </div>
   );
+}
+
+function ConsoleSection({ route, me }: { route: Route; me: Me }) {
+  if (route.page === 'list' || route.page === 'inspection' || route.page === 'share') return null;
+  if (!mayAdminister(me))
+    return (
+      <main>
+        <p class="notice" role="alert">
+          Your account can look at inspections only. Ask an administrator of your organisation for more.
+        </p>
+      </main>
+    );
+  const { Page } = CONSOLE[route.page];
+  return <Page key={`${route.page}:${route.id ?? ''}`} id={route.id} query={route.query} me={me} />;
 }

@@ -2,16 +2,27 @@
 // in a URL and every page can be bookmarked.
 import { useEffect, useState } from 'preact/hooks';
 
+/** The operator console's sections (docs/portal.md#the-operator-console). */
+export const CONSOLE_PAGES = ['clients', 'personas', 'outbox', 'users', 'audit'] as const;
+export type ConsolePage = (typeof CONSOLE_PAGES)[number];
+
 export type Route =
   | { page: 'list'; query: URLSearchParams }
   | { page: 'inspection'; id: string; version: number | undefined; media: string | undefined }
-  | { page: 'share'; token: string };
+  | { page: 'share'; token: string }
+  /** A console section; `id` is the object opened in it (a client, a persona), `query` its filters. */
+  | { page: ConsolePage; id: string | undefined; query: URLSearchParams };
+
+const isConsolePage = (name: string | undefined): name is ConsolePage =>
+  (CONSOLE_PAGES as readonly (string | undefined)[]).includes(name);
 
 export function parseRoute(hash: string): Route {
   const [path = '', search = ''] = hash.replace(/^#/, '').split('?');
   const query = new URLSearchParams(search);
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'share' && parts[1]) return { page: 'share', token: parts[1] };
+  if (isConsolePage(parts[0]))
+    return { page: parts[0], id: parts[1] === undefined ? undefined : decodeURIComponent(parts[1]), query };
   if (parts[0] === 'inspections' && parts[1]) {
     const v = Number(query.get('v'));
     return {
@@ -31,6 +42,9 @@ export const inspectionHref = (id: string, options: { version?: number; media?: 
   if (options.media) query.set('media', options.media);
   return `#/inspections/${encodeURIComponent(id)}${query.size > 0 ? `?${query}` : ''}`;
 };
+
+export const consoleHref = (page: ConsolePage, id?: string, query?: URLSearchParams) =>
+  `#/${page}${id === undefined ? '' : `/${encodeURIComponent(id)}`}${query && query.size > 0 ? `?${query}` : ''}`;
 
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
