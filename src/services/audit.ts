@@ -1,4 +1,4 @@
-// The audit log (docs/audit.md): one entry for every state change made through the portal, the CLI or
+// The audit log (docs/audit.md, ADR 13): one entry for every state change made through the portal, the CLI or
 // the client API: who (a portal user, an API key by its visible prefix, the CLI, or the service itself),
 // did what, to which object, when, with the settings before and after. Entries are written in the
 // transaction of the change they record, so there is never a change without its entry or an entry
