@@ -349,12 +349,24 @@ export interface AuditLogTable {
   request_id: string | null;
 }
 
+/** Logos uploaded for personas' branding, served without a session by their SHA-256 (migration 0013). */
+export interface PersonaLogosTable {
+  /** SHA-256 of the stored PNG, lowercase hex: its name in `/app/api/logos/<sha256>.png`. */
+  sha256: string;
+  storage_key: string;
+  bytes: number;
+  /** The client whose user uploaded it first. */
+  client_id: string;
+  created_at: number;
+}
+
 export interface Tables {
   clients: ClientsTable;
   api_keys: ApiKeysTable;
   signing_keys: SigningKeysTable;
   spent_credentials: SpentCredentialsTable;
   personas: PersonasTable;
+  persona_logos: PersonaLogosTable;
   portal_users: PortalUsersTable;
   portal_sessions: PortalSessionsTable;
   app_state: AppStateTable;
