@@ -348,6 +348,18 @@ export const catalogue = {
     surface: 'plain',
     when: 'A persona that breaks a rule (unknown language, no steps, duplicate step ids, video bounds).',
   },
+  PERSONA_LOGO_INVALID: {
+    status: 415,
+    message: 'A logo must be a PNG, JPEG or WebP image',
+    surface: 'plain',
+    when: 'A persona logo uploaded in the portal that is not a whole PNG, JPEG or WebP image (SVG is not taken).',
+  },
+  PERSONA_LOGO_TOO_LARGE: {
+    status: 413,
+    message: 'A logo must be at most 2 MB',
+    surface: 'plain',
+    when: 'A persona logo file larger than 2 MB.',
+  },
 
   // Operator actions (the CLI today): they name what is wrong, since an operator may see every client.
   CLIENT_NOT_FOUND: {

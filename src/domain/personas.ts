@@ -3,6 +3,8 @@
 // and the capture options (gallery, location, photo size).
 import { TEMPLATE_TEXTS, type StepTexts } from './persona-templates.js';
 
+export type { StepTexts };
+
 export type PersonaKind = 'photo' | 'video';
 
 export const SUPPORTED_LANGUAGES = ['en', 'fr', 'de', 'es'] as const;
@@ -20,13 +22,29 @@ export interface CaptureStep {
   overlay: string;
   /** Whether the customer may keep a photo that fails the quality pre-check; false makes them retake it. */
   accept_poor_quality: boolean;
+  /**
+   * The step's label and instructions in languages other than the persona's, kept so that a change of
+   * the persona's language can swap them in (`label` and `instructions` are always the persona's own).
+   */
+  translations?: Partial<Record<PersonaLanguage, StepTexts>>;
 }
 
 export interface Branding {
   name?: string;
   colour?: string;
+  /** An https URL, or the path of a logo uploaded to this service ({@link uploadedLogoPath}). */
   logoUrl?: string;
 }
+
+/**
+ * Where the service serves an uploaded logo, by the SHA-256 of its stored PNG: a path on the service's
+ * own origin (the capture app and the portal are served from it), so it holds wherever the service is
+ * reached, and content-addressed, so it never changes and may be cached for good.
+ */
+export const uploadedLogoPath = (sha256: string): string => `/app/api/logos/${sha256}.png`;
+
+export const isUploadedLogoPath = (value: string): boolean =>
+  /^\/app\/api\/logos\/[0-9a-f]{64}\.png$/.test(value);
 
 /**
  * Bounds of `max_photo_dimension`, the long side the capture app scales larger photos down to: under
@@ -100,6 +118,52 @@ export function sameSteps(a: readonly CaptureStep[], b: readonly CaptureStep[]):
     s.accept_poor_quality,
   ];
   return JSON.stringify(a.map(fields)) === JSON.stringify(b.map(fields));
+}
+
+/**
+ * The step's words in `to`: its own translation when it has one, else the template's when its label and
+ * instructions are still exactly a built-in template step's (same id, any language); undefined otherwise.
+ */
+export function stepTextsIn(
+  kind: PersonaKind,
+  step: CaptureStep,
+  to: PersonaLanguage,
+): StepTexts | undefined {
+  const own = step.translations?.[to];
+  if (own) return own;
+  const textsOf = (language: PersonaLanguage): StepTexts | undefined => {
+    const template = templateFor(kind, language).steps.find((s) => s.id === step.id);
+    return template && { label: template.label, instructions: template.instructions };
+  };
+  const isTemplate = SUPPORTED_LANGUAGES.some((language) => {
+    const texts = textsOf(language);
+    return texts?.label === step.label && texts.instructions === step.instructions;
+  });
+  return isTemplate ? textsOf(to) : undefined;
+}
+
+/**
+ * The step with its words in `to` (from its translations or its template), its current words kept as the
+ * translation of `from`; unchanged when it has no words in `to`.
+ */
+export function translateStep(
+  kind: PersonaKind,
+  step: CaptureStep,
+  from: PersonaLanguage,
+  to: PersonaLanguage,
+): CaptureStep {
+  const texts = stepTextsIn(kind, step, to);
+  if (!texts || from === to) return step;
+  const { [to]: _used, ...others } = step.translations ?? {};
+  const translations = step.translations
+    ? { ...others, [from]: { label: step.label, instructions: step.instructions } }
+    : undefined;
+  return {
+    ...step,
+    label: texts.label,
+    instructions: texts.instructions,
+    ...(translations && { translations }),
+  };
 }
 
 /** Steps as stored, with the fields added after they were written given their defaults. */

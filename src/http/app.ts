@@ -24,6 +24,8 @@ import { personaRoutes } from './routes/personas.js';
 import { PORTAL_APP_DIR, portalAppRoutes } from './routes/portal-app.js';
 import { portalAuditRoutes } from './routes/portal-audit.js';
 import { portalInspectionRoutes } from './routes/portal-inspections.js';
+import { personaLogoRoutes } from './routes/persona-logos.js';
+import { portalPersonaRoutes } from './routes/portal-personas.js';
 import { portalSessionRoutes } from './routes/portal-session.js';
 import { portalSharedRoutes } from './routes/portal-shared.js';
 import { schemaRoutes } from './routes/result-schema.js';
@@ -101,6 +103,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(portalInspectionRoutes, { deps });
   await app.register(portalSharedRoutes, { deps });
   await app.register(portalAuditRoutes, { deps });
+  await app.register(portalPersonaRoutes, { deps });
+  await app.register(personaLogoRoutes, { deps });
   await app.register(portalAppRoutes, { root: options.portalAppDir ?? PORTAL_APP_DIR });
   await app.register(schemaRoutes);
   return app;

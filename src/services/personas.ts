@@ -8,12 +8,13 @@ import { inTransaction, type Db, type PersonaRow, type PersonasTable } from '../
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit.js';
 import {
   isSupportedLanguage,
+  isUploadedLogoPath,
   PHOTO_DIMENSION_MAX,
   PHOTO_DIMENSION_MIN,
-  sameSteps,
   stepsFromJson,
   SUPPORTED_LANGUAGES,
   templateFor,
+  translateStep,
   type Branding,
   type CaptureStep,
   type PersonaKind,
@@ -53,6 +54,16 @@ export const captureOptionsView = (p: PersonaRow): Static<typeof CaptureOptionsV
   max_photo_dimension: p.max_photo_dimension,
 });
 
+export const StepTexts = Type.Object({ label: Type.String(), instructions: Type.String() });
+/** A step's words in the persona's other languages, swapped in when the persona's language changes. */
+export const StepTranslations = Type.Partial(
+  Type.Object(Object.fromEntries(SUPPORTED_LANGUAGES.map((code) => [code, StepTexts]))),
+  {
+    description:
+      "The step's label and instructions in other languages than the persona's, used when its language changes to one of them.",
+  },
+);
+
 export const StepView = Type.Object({
   id: Type.String(),
   label: Type.String(),
@@ -60,6 +71,7 @@ export const StepView = Type.Object({
   required: Type.Boolean(),
   overlay: Type.String({ description: 'Framing overlay the capture app draws.' }),
   accept_poor_quality: Type.Boolean(),
+  translations: Type.Optional(StepTranslations),
 });
 
 export const BrandingView = Type.Object({
@@ -187,8 +199,9 @@ export async function updatePersona(
 }
 
 /**
- * What of the template in `language` replaces the persona's own: its steps when they are still exactly a
- * built-in template, its name likewise. Any language's template counts, not only the persona's: personas
+ * What replaces the persona's own words when only its language changes: each step's words in the new
+ * language (its own translation, or its template's while it is still exactly a built-in template step),
+ * and the name while it is a template's. Any language's template counts, not only the persona's: personas
  * made before the templates were translated hold the English one whatever their language. Undefined when
  * the language does not change.
  */
@@ -196,13 +209,19 @@ function translatedTemplate(
   current: PersonaRow,
   language: string | undefined,
 ): { steps?: CaptureStep[]; name?: string } | undefined {
-  if (language === undefined || language === current.language || !isSupportedLanguage(language))
+  if (
+    language === undefined ||
+    language === current.language ||
+    !isSupportedLanguage(language) ||
+    !isSupportedLanguage(current.language)
+  )
     return undefined;
+  const from = current.language;
   const templates = SUPPORTED_LANGUAGES.map((code) => templateFor(current.kind, code));
-  const steps = stepsFromJson(current.steps);
+  const steps = stepsFromJson(current.steps).map((step) => translateStep(current.kind, step, from, language));
   const to = templateFor(current.kind, language);
   return {
-    ...(templates.some((t) => sameSteps(steps, t.steps)) && { steps: to.steps }),
+    steps,
     ...(templates.some((t) => t.name === current.name) && { name: to.name }),
   };
 }
@@ -223,6 +242,21 @@ const STEP_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 /** Longest walk-around video a persona may ask for; the upload limit (100 MB) bounds it anyway. */
 const VIDEO_MAX_SECONDS = 600;
+
+/**
+ * The step's translations worth keeping: none into the persona's own language (that is its label and
+ * instructions), and no field at all when nothing is left, so steps without translations stay as they were.
+ */
+function translationsOf(step: StepInput, language: string): Pick<CaptureStep, 'translations'> {
+  const kept = Object.entries(step.translations ?? {}).filter(([code]) => code !== language);
+  return kept.length === 0
+    ? {}
+    : {
+        translations: Object.fromEntries(
+          kept.map(([code, texts]) => [code, { label: texts.label, instructions: texts.instructions }]),
+        ),
+      };
+}
 
 /** The columns of a persona whose settings all hold; throws PERSONA_INVALID naming the first bad one. */
 function checked(
@@ -261,6 +295,14 @@ function checked(
     if (typeof step.required !== 'boolean') fail(`step "${step.id}" required must be true or false`);
     if (step.accept_poor_quality !== undefined && typeof step.accept_poor_quality !== 'boolean')
       fail(`step "${step.id}" accept_poor_quality must be true or false`);
+    for (const [code, texts] of Object.entries(step.translations ?? {})) {
+      if (!isSupportedLanguage(code))
+        fail(`step "${step.id}" has a translation to an unknown language "${code}"`);
+      if (texts.label.trim() === '' || texts.label.length > 100 || texts.instructions.length > 1000)
+        fail(
+          `step "${step.id}" ${code} words need a label of at most 100 characters and instructions of at most 1000`,
+        );
+    }
   }
   if (!s.steps.some((step) => step.required)) fail('at least one step must be required');
   if (kind === 'video') {
@@ -277,7 +319,12 @@ function checked(
   }
   if (s.branding.colour !== undefined && !COLOUR.test(s.branding.colour))
     fail('branding colour must look like #1a2b3c');
-  if (s.branding.logoUrl !== undefined && !/^https:\/\/\S+$/.test(s.branding.logoUrl))
+  if (
+    s.branding.logoUrl !== undefined &&
+    !/^https:\/\/\S+$/.test(s.branding.logoUrl) &&
+    !isUploadedLogoPath(s.branding.logoUrl)
+  )
+    // An uploaded logo's path is set by the portal (persona-logos.ts), never typed: the message names URLs.
     fail('branding logo must be an https:// URL');
   if (typeof s.allowGallery !== 'boolean') fail('allow_gallery must be true or false');
   if (typeof s.askLocation !== 'boolean') fail('ask_location must be true or false');
@@ -296,6 +343,7 @@ function checked(
     required: step.required,
     overlay: step.overlay,
     accept_poor_quality: step.accept_poor_quality ?? true,
+    ...translationsOf(step, s.language),
   }));
   return {
     name: s.name.trim(),

@@ -17,6 +17,11 @@ import {
 } from '../../services/personas.js';
 import { callerActor, callerClient } from '../plugins/auth.js';
 
+const Words = Type.Object(
+  { label: Type.String({ minLength: 1, maxLength: 100 }), instructions: Type.String({ maxLength: 1000 }) },
+  { additionalProperties: false },
+);
+
 const Step = Type.Object(
   {
     id: Type.String({ description: 'Lowercase letters, digits, `_` or `-`; unique in the persona.' }),
@@ -28,6 +33,13 @@ const Step = Type.Object(
       Type.Boolean({
         description:
           'Whether the customer may keep a photo that fails the quality pre-check (default true); false makes them retake it.',
+      }),
+    ),
+    translations: Type.Optional(
+      Type.Partial(Type.Object(Object.fromEntries(SUPPORTED_LANGUAGES.map((code) => [code, Words]))), {
+        additionalProperties: false,
+        description:
+          "The step's label and instructions in other languages: when the persona's language changes to one of them, they become the step's own.",
       }),
     ),
   },
@@ -68,15 +80,15 @@ const Settings = {
     }),
   ),
 };
-const CreateBody = Type.Object(
+export const CreateBody = Type.Object(
   { kind: Type.Union([Type.Literal('photo'), Type.Literal('video')]), ...Settings },
   { additionalProperties: false },
 );
-const UpdateBody = Type.Object(Settings, { additionalProperties: false });
+export const UpdateBody = Type.Object(Settings, { additionalProperties: false });
 // Path parameters arrive as text (no type coercion anywhere in the app).
-const IdParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,15}$' }) });
+export const IdParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,15}$' }) });
 
-const settingsOf = (body: Static<typeof UpdateBody>): PersonaSettings => ({
+export const settingsOf = (body: Static<typeof UpdateBody>): PersonaSettings => ({
   ...(body.name !== undefined && { name: body.name }),
   ...(body.language !== undefined && { language: body.language }),
   ...(body.steps !== undefined && { steps: body.steps }),

@@ -2,7 +2,7 @@
 // link, its expiry job and its messages (SMS, e-mail) in one transaction; the worker sends the messages
 // after the response.
 import crypto from 'node:crypto';
-import { type Db, inTransaction, type LinkRow } from '../../ports/database.js';
+import { type ClientRow, type Db, inTransaction, type LinkRow } from '../../ports/database.js';
 import { AppError } from '../../domain/errors.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { Notifier } from '../../ports/notifier.js';
@@ -61,44 +61,69 @@ export async function createLink(
     .executeTakeFirst();
   if (!persona) throw new AppError('LINK_INVALID_PERSONA');
 
-  const token = newLinkToken();
-  const url = `${deps.superappUrl}/#${token}`;
-  const link: LinkRow = {
-    id: crypto.randomUUID(),
-    client_id: client.id,
-    persona_id: persona.id,
-    token_hash: hashLinkToken(token),
-    case_id: fields.caseId ?? null,
-    input_metadata: fields.inputMetaData === undefined ? null : JSON.stringify(fields.inputMetaData),
-    status: 'open',
-    expires_at: now + client.link_ttl_seconds * 1000,
-    opened_at: null,
-    submitted_at: null,
-    created_at: now,
-  };
-  await inTransaction(deps.db, async (trx) => {
-    await trx.insertInto('links').values(link).execute();
-    await deps.queue.enqueue(trx, {
-      task: 'expire-link',
-      key: jobKeys.expireLink(link.id),
-      payload: { linkId: link.id },
-      runAt: link.expires_at,
+  return inTransaction(deps.db, async (trx) => {
+    const created = await openLink(trx, deps, {
+      client,
+      personaId: persona.id,
+      caseId: fields.caseId,
+      inputMetaData: fields.inputMetaData,
+      now,
     });
     if (fields.phone !== undefined || fields.email !== undefined)
       await queueLinkMessages(trx, deps, {
         clientId: client.id,
         clientName: client.name,
-        linkId: link.id,
+        linkId: created.link.id,
         language: persona.language,
-        url,
-        token,
-        expiresAt: link.expires_at,
+        url: created.url,
+        token: created.token,
+        expiresAt: created.link.expires_at,
         phone: fields.phone,
         email: fields.email,
       });
     // Inside the transaction: a failure after the commit would answer 500 for a link whose messages
     // are on their way, and the caller's retry would send them twice.
     await touchApiKey(trx, owner, now);
+    return created;
   });
-  return { token, url, link };
+}
+
+/**
+ * Writes a new link of the client to the persona, and its expiry job, in `trx`: what every link is,
+ * however it was asked for (`POST /superappToken`, the portal's test link). The token exists only in
+ * the answer; the database keeps its SHA-256.
+ */
+export async function openLink(
+  trx: Db,
+  deps: Pick<LinkDeps, 'queue' | 'superappUrl'>,
+  input: {
+    client: Pick<ClientRow, 'id' | 'link_ttl_seconds'>;
+    personaId: number;
+    caseId: string | undefined;
+    inputMetaData: unknown;
+    now: number;
+  },
+): Promise<CreatedLink> {
+  const token = newLinkToken();
+  const link: LinkRow = {
+    id: crypto.randomUUID(),
+    client_id: input.client.id,
+    persona_id: input.personaId,
+    token_hash: hashLinkToken(token),
+    case_id: input.caseId ?? null,
+    input_metadata: input.inputMetaData === undefined ? null : JSON.stringify(input.inputMetaData),
+    status: 'open',
+    expires_at: input.now + input.client.link_ttl_seconds * 1000,
+    opened_at: null,
+    submitted_at: null,
+    created_at: input.now,
+  };
+  await trx.insertInto('links').values(link).execute();
+  await deps.queue.enqueue(trx, {
+    task: 'expire-link',
+    key: jobKeys.expireLink(link.id),
+    payload: { linkId: link.id },
+    runAt: link.expires_at,
+  });
+  return { token, url: `${deps.superappUrl}/#${token}`, link };
 }
