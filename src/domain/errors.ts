@@ -466,6 +466,24 @@ export const catalogue = {
     surface: 'plain',
     when: 'A share link past its end or revoked.',
   },
+  WEBHOOK_TEST_NO_URL: {
+    status: 409,
+    message: 'The client has no webhook URL: set one, then send a test event',
+    surface: 'plain',
+    when: 'A test event for a client without a webhook URL.',
+  },
+  WEBHOOK_TEST_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many test events, try again later',
+    surface: 'plain',
+    when: 'More than 60 test events for one client in a minute; `Retry-After` says when to try again.',
+  },
+  API_KEYS_TOO_MANY: {
+    status: 409,
+    message: 'A client may have at most <max> live API keys: revoke one first',
+    surface: 'plain',
+    when: 'A new API key for a client that has as many live keys as allowed.',
+  },
 
   // Everything else (health, docs, key set).
   RESEND_RATE_LIMITED: {

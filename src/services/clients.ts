@@ -188,6 +188,42 @@ export async function revokeKeys(
   });
 }
 
+/** Live keys a client may hold at once: enough for one per system and a rotation, few enough to review. */
+export const MAX_LIVE_KEYS = 10;
+
+/**
+ * Issues one more key, leaving the client's others as they are (a second system of the client gets its
+ * own key, which can be revoked alone). Returns the key, the only time it exists in clear.
+ */
+export async function createKey(
+  deps: Pick<Deps, 'db' | 'now'>,
+  clientId: string,
+  by: AuditActor,
+): Promise<{ key: string; prefix: string }> {
+  await requireClient(deps.db, clientId);
+  const now = deps.now();
+  return inTransaction(deps.db, async (trx) => {
+    const live = await trx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirstOrThrow();
+    if (Number(live.count) >= MAX_LIVE_KEYS)
+      throw new AppError('API_KEYS_TOO_MANY', { params: { max: String(MAX_LIVE_KEYS) } });
+    const issued = await issueApiKey(trx, clientId, now);
+    await recordAudit(trx, now, {
+      actor: by,
+      action: 'api_key.create',
+      object: clientObject(clientId),
+      clientId,
+      after: { new_prefix: issued.row.prefix },
+    });
+    return { key: issued.key, prefix: issued.row.prefix };
+  });
+}
+
 /**
  * Issues a new key; the client's other live keys keep working for `graceSeconds` (0: stop now), so an
  * integrator can switch without downtime.

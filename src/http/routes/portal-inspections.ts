@@ -399,26 +399,6 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
       return reply.header('content-disposition', 'attachment; filename="labels-coco.json"').send(coco);
     },
   );
-
-  app.get(
-    '/portal/api/clients',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'The clients the caller may see (operators: all)',
-        response: {
-          200: Type.Object({ clients: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) }),
-        },
-      },
-    },
-    async (request) => {
-      const caller = callerPortal(request);
-      let query = deps.db.selectFrom('clients').select(['id', 'name']).orderBy('name');
-      if (caller.clientId !== null) query = query.where('id', '=', caller.clientId);
-      return { clients: await query.execute() };
-    },
-  );
 };
 
 /** The PDF of the inspection's latest result, sent as it is written. */

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { SecretBox } from '../../ports/secret-box.js';
-import { type Db, inTransaction } from '../../ports/database.js';
+import { type ClientRow, type Db, inTransaction } from '../../ports/database.js';
 import {
   OutboundError,
   readLimitedText,
@@ -54,49 +54,15 @@ export async function deliverMessage(deps: DeliverDeps, job: DeliveryJob): Promi
 
   const attempt = message.attempts + 1;
   const startedAt = deps.now();
-  // Signs `id.timestamp.body` with the client's `whsec_` secret (Standard Webhooks); during a rotation's
-  // grace period with the previous secret too (space-separated signatures).
-  const secrets = [message.webhook_secret_enc];
-  if (message.webhook_secret_previous_enc && (message.webhook_secret_previous_until ?? 0) > startedAt)
-    secrets.push(message.webhook_secret_previous_enc);
-  const signature = secrets
-    .map((sealed) =>
-      new Webhook(deps.secrets.open(sealed)).sign(message.id, new Date(startedAt), message.payload),
-    )
-    .join(' ');
-  let status: number | null = null;
-  let excerpt: string | null = null;
-  let error: string | null = null;
-  let refused = false;
-  // Loopback is reached only through a listener the operator runs for this client, while it runs.
-  const viaListener = await isLiveListenerUrl(deps, message.client_id, message.url);
-  const send: SafeFetchCall = viaListener
-    ? (url, init) => deps.listenerFetch.request(url, init)
-    : deps.safeFetch;
-  try {
-    const response = await send(message.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': `walkaround-webhooks/${VERSION}`,
-        'webhook-id': message.id,
-        'webhook-timestamp': String(Math.floor(startedAt / 1000)),
-        'webhook-signature': signature,
-      },
-      body: message.payload,
-      timeoutMs: DELIVERY_TIMEOUT_MS,
-      // A redirect is a failed attempt, as Svix and Stripe treat it (docs/webhooks.md): following it
-      // would resend a signed event to wherever the receiver points, possibly as a GET without its body.
-      redirect: 'manual',
-    });
-    status = response.status;
-    excerpt = await readLimitedText(response.body, RESPONSE_EXCERPT_BYTES).catch(() => null);
-  } catch (failure) {
-    error = failure instanceof Error ? failure.message : String(failure);
-    refused =
-      failure instanceof OutboundError &&
-      (failure.reason === 'private_address' || failure.reason === 'scheme');
-  }
+  const sent = await sendSigned(deps, {
+    clientId: message.client_id,
+    url: message.url,
+    id: message.id,
+    payload: message.payload,
+    at: startedAt,
+    secrets: signingSecrets(message, startedAt),
+  });
+  const { status, excerpt, error, refused } = sent;
   const finishedAt = deps.now();
   // A re-send by hand is one attempt: it never schedules retries, and failing it leaves the state as it was.
   const outcome = refused ? 'refused' : outcomeOf(status, attempt, job.manual ? [] : deps.retrySchedule);
@@ -148,4 +114,88 @@ export async function deliverMessage(deps: DeliverDeps, job: DeliveryJob): Promi
   // The first delivery only: a re-send by hand of a delivered message says nothing of the latency.
   if (outcome === 'delivered' && message.status === 'pending')
     deps.metrics.webhookDelivered(message.event_type, (finishedAt - message.created_at) / 1000);
+}
+
+/** The columns of a client that say which secrets sign. */
+export type SigningColumns = Pick<
+  ClientRow,
+  'webhook_secret_enc' | 'webhook_secret_previous_enc' | 'webhook_secret_previous_until'
+>;
+
+/** The sealed secrets that sign at `at`: the client's own, and during a rotation's grace period the previous one. */
+export function signingSecrets(client: SigningColumns, at: number): string[] {
+  const secrets = [client.webhook_secret_enc];
+  if (client.webhook_secret_previous_enc && (client.webhook_secret_previous_until ?? 0) > at)
+    secrets.push(client.webhook_secret_previous_enc);
+  return secrets;
+}
+
+export interface SignedMessage {
+  clientId: string;
+  url: string;
+  /** The `webhook-id`. */
+  id: string;
+  payload: string;
+  /** When the attempt starts: its `webhook-timestamp`. */
+  at: number;
+  /** Sealed secrets, each giving one signature (see signingSecrets). */
+  secrets: string[];
+}
+
+export interface AttemptAnswer {
+  status: number | null;
+  excerpt: string | null;
+  error: string | null;
+  /** The guard refused the destination (a private address, a scheme): retrying cannot help. */
+  refused: boolean;
+}
+
+/**
+ * One attempt, as every delivery and the portal's test event make it: `id.timestamp.body` signed with each
+ * `whsec_` secret (Standard Webhooks, space-separated signatures), sent through the tenant guard, or to a
+ * live local listener of the client through the loopback-only listener fetch. Never throws: a failure to
+ * connect is the attempt's `error`.
+ */
+export async function sendSigned(
+  deps: Pick<DeliverDeps, 'db' | 'now' | 'safeFetch' | 'listenerFetch' | 'secrets'>,
+  message: SignedMessage,
+): Promise<AttemptAnswer> {
+  const signature = message.secrets
+    .map((sealed) =>
+      new Webhook(deps.secrets.open(sealed)).sign(message.id, new Date(message.at), message.payload),
+    )
+    .join(' ');
+  // Loopback is reached only through a listener the operator runs for this client, while it runs.
+  const viaListener = await isLiveListenerUrl(deps, message.clientId, message.url);
+  const send: SafeFetchCall = viaListener
+    ? (url, init) => deps.listenerFetch.request(url, init)
+    : deps.safeFetch;
+  try {
+    const response = await send(message.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': `walkaround-webhooks/${VERSION}`,
+        'webhook-id': message.id,
+        'webhook-timestamp': String(Math.floor(message.at / 1000)),
+        'webhook-signature': signature,
+      },
+      body: message.payload,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      // A redirect is a failed attempt, as Svix and Stripe treat it (docs/webhooks.md): following it
+      // would resend a signed event to wherever the receiver points, possibly as a GET without its body.
+      redirect: 'manual',
+    });
+    const excerpt = await readLimitedText(response.body, RESPONSE_EXCERPT_BYTES).catch(() => null);
+    return { status: response.status, excerpt, error: null, refused: false };
+  } catch (failure) {
+    return {
+      status: null,
+      excerpt: null,
+      error: failure instanceof Error ? failure.message : String(failure),
+      refused:
+        failure instanceof OutboundError &&
+        (failure.reason === 'private_address' || failure.reason === 'scheme'),
+    };
+  }
 }

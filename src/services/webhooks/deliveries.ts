@@ -6,7 +6,7 @@ import { Nullable } from '../../domain/schema.js';
 import { recordAudit, type AuditActor } from '../audit.js';
 import { jobKeys } from '../../domain/jobs.js';
 import type { ActionLimiter } from '../../ports/attempt-limiter.js';
-import { type Db, inTransaction } from '../../ports/database.js';
+import { type Db, inTransaction, type WebhookMessageRow } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 
 /** A webhook message of an inspection, with each delivery attempt (docs/webhooks.md#the-delivery-log-and-re-sending). */
@@ -57,6 +57,17 @@ export async function listDeliveries(
     .where('client_id', '=', clientId)
     .orderBy('created_at')
     .execute();
+  return withAttempts(db, messages);
+}
+
+/** The messages as the delivery log shows them, each with its attempts in order. */
+export async function withAttempts(
+  db: Db,
+  messages: Pick<
+    WebhookMessageRow,
+    'id' | 'event_type' | 'url' | 'status' | 'next_attempt_at' | 'created_at'
+  >[],
+): Promise<DeliveryView[]> {
   const attempts =
     messages.length === 0
       ? []

@@ -11,6 +11,7 @@ import { portal } from './0008-portal.js';
 import { webhookListeners } from './0009-webhook-listeners.js';
 import { outboxStatus } from './0010-outbox-status.js';
 import { auditLog } from './0011-audit-log.js';
+import { clientDeliveries } from './0012-client-deliveries.js';
 import { personaLogos } from './0013-persona-logos.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
@@ -29,6 +30,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0009-webhook-listeners': webhookListeners(),
         '0010-outbox-status': outboxStatus(),
         '0011-audit-log': auditLog(dialect),
+        '0012-client-deliveries': clientDeliveries(),
         '0013-persona-logos': personaLogos(),
       }),
   };

@@ -1,0 +1,263 @@
+// Clients in the portal's console (docs/portal.md#clients-api-keys-and-webhooks): the list, creating one
+// (operators), a client's settings, its API keys (create, rotate with a grace period, revoke) and its
+// webhook secret's rotation. Each route checks the session, then the role, then the client (another
+// client's answers 404); each change is one service call that writes its audit entry. A key or secret is
+// in clear only in the answer that makes it.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../deps.js';
+import { Nullable } from '../../domain/schema.js';
+import { visiblePrefix } from '../../domain/secret-formats.js';
+import { EVENT_TYPES } from '../../domain/webhooks.js';
+import {
+  createClient,
+  createKey,
+  revokeKeys,
+  rotateKey,
+  rotateWebhookSecret,
+  updateClient,
+} from '../../services/clients.js';
+import {
+  administeredClient,
+  ClientSummary,
+  ClientView,
+  clientView,
+  portalClients,
+  requireOperator,
+  settingsOf,
+} from '../../services/portal/clients.js';
+import { callerActor, callerPortal } from '../plugins/auth.js';
+import { NoBody } from '../schemas/content.js';
+import { errorResponses } from '../schemas/errors.js';
+
+const config = { auth: 'portalSession' } as const;
+const tags = ['Portal'];
+const ClientId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) });
+const MAX_GRACE_SECONDS = 30 * 24 * 3600;
+const DEFAULT_GRACE_SECONDS = 24 * 3600;
+
+const Grace = Type.Object(
+  {
+    grace_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_GRACE_SECONDS,
+        description: 'How long the old ones keep working (0: stop now; default 24 h, at most 30 days).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Every setting, each optional; quota, service window and time zone are the operator's. */
+const settingFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  webhook_url: Nullable(Type.String({ maxLength: 2048 }), { description: 'Null or empty: none.' }),
+  webhook_events: Nullable(
+    Type.Array(Type.Union(EVENT_TYPES.map((name) => Type.Literal(name))), { uniqueItems: true }),
+    { description: 'The event types sent; null: every one.' },
+  ),
+  quota_per_hour: Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Operators only.' }),
+  service_window: Nullable(Type.String({ maxLength: 500 }), {
+    description: 'Operators only. `mon-fri 08:00-18:00, sat 09:00-13:00`; null: always.',
+  }),
+  timezone: Type.String({ minLength: 1, maxLength: 64, description: 'Operators only. IANA name.' }),
+  link_ttl_seconds: Type.Integer({ minimum: 60, maximum: 365 * 24 * 3600 }),
+};
+const Settings = Type.Object(settingFields);
+const NewClientBody = Type.Composite([Type.Partial(Settings), Type.Pick(Settings, ['name'])], {
+  additionalProperties: false,
+});
+const SettingsBody = Type.Partial(Settings, { additionalProperties: false, minProperties: 1 });
+
+export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/portal/api/clients',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The clients the caller may see, by name (operators: all)',
+        description:
+          'Client viewers get ids and names only; those who administer them also the webhook URL, ' +
+          'the number of live keys and the creation time.',
+        response: { 200: Type.Object({ clients: Type.Array(ClientSummary) }) },
+      },
+    },
+    async (request) => ({ clients: await portalClients(deps, callerPortal(request)) }),
+  );
+
+  app.post(
+    '/portal/api/clients',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create a client (operators); its API key and webhook secret are shown this once',
+        body: NewClientBody,
+        response: {
+          201: Type.Object({
+            client: ClientView,
+            api_key: Type.String({ description: 'Shown this once.' }),
+            webhook_secret: Type.String({ description: 'Shown this once.' }),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerPortal(request);
+      requireOperator(caller);
+      const settings = settingsOf(caller, request.body);
+      const created = await createClient(
+        deps,
+        { ...settings, name: settings.name ?? request.body.name },
+        callerActor(request),
+      );
+      return reply.status(201).send({
+        client: await clientView(deps, caller, created.client),
+        api_key: created.apiKey,
+        webhook_secret: created.webhookSecret,
+      });
+    },
+  );
+
+  app.get(
+    '/portal/api/clients/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A client's settings, live keys and webhook secret (by their prefixes)",
+        params: ClientId,
+        response: { 200: ClientView },
+      },
+    },
+    async (request) => {
+      const caller = callerPortal(request);
+      return clientView(deps, caller, await administeredClient(deps.db, caller, request.params.id));
+    },
+  );
+
+  app.patch(
+    '/portal/api/clients/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Change a client's settings (a client admin: not quota, service window, time zone)",
+        params: ClientId,
+        body: SettingsBody,
+        response: { 200: ClientView },
+      },
+    },
+    async (request) => {
+      const caller = callerPortal(request);
+      const client = await administeredClient(deps.db, caller, request.params.id);
+      const row = await updateClient(deps, client.id, settingsOf(caller, request.body), callerActor(request));
+      return clientView(deps, caller, row);
+    },
+  );
+
+  app.post(
+    '/portal/api/clients/:id/keys',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'One more API key, the others unchanged (shown this once)',
+        params: ClientId,
+        // 409: the client has as many live keys as allowed.
+        response: {
+          201: Type.Object({ key: Type.String({ description: 'Shown this once.' }), prefix: Type.String() }),
+          ...errorResponses('plain', 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
+      return reply.status(201).send(await createKey(deps, client.id, callerActor(request)));
+    },
+  );
+
+  app.post(
+    '/portal/api/clients/:id/keys/rotate',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A new API key (shown this once); the live ones stop after the grace period',
+        params: ClientId,
+        body: Grace,
+        response: {
+          201: Type.Object({
+            key: Type.String({ description: 'Shown this once.' }),
+            prefix: Type.String(),
+            others_expire_at: Type.String({ format: 'date-time' }),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
+      const grace = request.body.grace_seconds ?? DEFAULT_GRACE_SECONDS;
+      // One clock reading, so the time answered is the one the service sets.
+      const now = deps.now();
+      const key = await rotateKey({ db: deps.db, now: () => now }, client.id, grace, callerActor(request));
+      const othersExpireAt = new Date(now + grace * 1000).toISOString();
+      return reply.status(201).send({ key, prefix: visiblePrefix(key), others_expire_at: othersExpireAt });
+    },
+  );
+
+  app.delete(
+    '/portal/api/clients/:id/keys/:prefix',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Revoke one API key, by its prefix, at once',
+        params: Type.Object({
+          id: Type.String({ minLength: 1, maxLength: 128 }),
+          prefix: Type.String({ pattern: '^wk_live_[A-Za-z0-9_-]{6}$' }),
+        }),
+        response: { 204: NoBody },
+      },
+    },
+    async (request, reply) => {
+      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
+      await revokeKeys(deps, client.id, request.params.prefix, callerActor(request));
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/portal/api/clients/:id/webhook/secret',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A new webhook secret (shown this once); the old one also signs for the grace period',
+        params: ClientId,
+        body: Grace,
+        response: {
+          201: Type.Object({
+            webhook_secret: Type.String({ description: 'Shown this once.' }),
+            previous_signs_until: Nullable(Type.String({ format: 'date-time' })),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
+      const grace = request.body.grace_seconds ?? DEFAULT_GRACE_SECONDS;
+      const now = deps.now();
+      const secret = await rotateWebhookSecret(
+        { db: deps.db, secrets: deps.secrets, now: () => now },
+        client.id,
+        grace,
+        callerActor(request),
+      );
+      const until = grace > 0 ? new Date(now + grace * 1000).toISOString() : null;
+      return reply.status(201).send({ webhook_secret: secret, previous_signs_until: until });
+    },
+  );
+};
