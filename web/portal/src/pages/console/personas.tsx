@@ -1,11 +1,9 @@
-// The console's personas (docs/portal.md#the-operator-console).
+// The console's capture flows (docs/portal.md#the-persona-editor): the list, or the editor of the one in
+// the URL (`#/personas/<id>`).
+import { PersonaEditor } from './personas/editor.js';
+import { PersonaList } from './personas/list.js';
 import type { ConsoleProps } from './props.js';
 
-export function PersonasPage(_props: ConsoleProps) {
-  return (
-    <main>
-      <h1>Personas</h1>
-      <p class="muted">Coming soon.</p>
-    </main>
-  );
+export function PersonasPage(props: ConsoleProps) {
+  return props.id === undefined ? <PersonaList me={props.me} /> : <PersonaEditor id={props.id} />;
 }

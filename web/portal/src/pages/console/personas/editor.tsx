@@ -1,0 +1,317 @@
+// One capture flow's editor: its steps (order, words per language, outline, required, gallery), video
+// length, language and branding, beside a live preview of the customer's screen; changes are saved
+// together. The logo is uploaded at once, and a test link opens the saved flow on a phone.
+import { useEffect, useState } from 'preact/hooks';
+import { api, type ApiError } from '../../../api.js';
+import { consoleHref } from '../../../router.js';
+import { CapturePreview, type PreviewScreen } from './preview.js';
+import { StepList } from './steps.js';
+import { TestLinkPanel } from './test-link.js';
+import { inLanguage, LANGUAGE_CODES, LANGUAGES, type Language, type Persona } from './types.js';
+
+const LOGO_TYPES = 'image/png,image/jpeg,image/webp';
+
+export function PersonaEditor({ id }: { id: string }) {
+  const [saved, setSaved] = useState<Persona>();
+  const [draft, setDraft] = useState<Persona>();
+  const [screen, setScreen] = useState<PreviewScreen>(0);
+  const [untranslated, setUntranslated] = useState<string[]>([]);
+  const [status, setStatus] = useState<{ kind: 'error' | 'done'; text: string }>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    api<Persona>(`/personas/${encodeURIComponent(id)}`).then(
+      (found) => {
+        setSaved(found);
+        setDraft(found);
+      },
+      (e: ApiError) => setStatus({ kind: 'error', text: e.message }),
+    );
+  }, [id]);
+
+  if (!draft || !saved)
+    return (
+      <main class="console-page">
+        <a class="back" href={consoleHref('personas')}>
+          ‹ Capture flows
+        </a>
+        {status ? (
+          <p class="error" role="alert">
+            {status.text}
+          </p>
+        ) : (
+          <p class="loading" role="status">
+            Loading…
+          </p>
+        )}
+      </main>
+    );
+
+  const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
+  const change = (next: Partial<Persona>) => {
+    setDraft({ ...draft, ...next });
+    setStatus(undefined);
+  };
+
+  const setLanguage = (language: Language) => {
+    const translated = inLanguage(draft, language);
+    setDraft(translated.persona);
+    setUntranslated(translated.untranslated);
+  };
+
+  /** Saves every change; true when it was saved. */
+  const save = async (): Promise<boolean> => {
+    setBusy(true);
+    try {
+      const brandName = draft.branding.name?.trim();
+      const answer = await api<Persona>(`/personas/${draft.id}`, {
+        method: 'PATCH',
+        body: JSON.stringify({
+          name: draft.name,
+          language: draft.language,
+          steps: draft.steps,
+          ...(draft.kind === 'video' && {
+            video_min_seconds: draft.video_min_seconds,
+            video_max_seconds: draft.video_max_seconds,
+          }),
+          branding: {
+            name: brandName || draft.name,
+            ...(draft.branding.colour && { colour: draft.branding.colour }),
+          },
+          allow_gallery: draft.allow_gallery,
+          ask_location: draft.ask_location,
+        }),
+      });
+      setSaved(answer);
+      setDraft(answer);
+      setUntranslated([]);
+      setStatus({ kind: 'done', text: 'Saved. New links open the flow as it is now.' });
+      return true;
+    } catch (e) {
+      setStatus({ kind: 'error', text: (e as ApiError).message });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** The logo is its own change, saved at once: the rest of the draft stays as it is. */
+  const logo = async (file: File | undefined) => {
+    setBusy(true);
+    try {
+      const answer = await api<Persona>(`/personas/${draft.id}/logo`, {
+        method: file ? 'POST' : 'DELETE',
+        ...(file && { body: file, headers: { 'content-type': file.type || 'application/octet-stream' } }),
+      });
+      setSaved({ ...saved, branding: answer.branding });
+      setDraft({ ...draft, branding: { ...draft.branding, logoUrl: answer.branding.logoUrl } });
+      setStatus({ kind: 'done', text: file ? 'Logo uploaded.' : 'Logo removed.' });
+    } catch (e) {
+      setStatus({ kind: 'error', text: (e as ApiError).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const logoUrl = draft.branding.logoUrl;
+  return (
+    <main class="console-page persona-editor">
+      <a class="back" href={consoleHref('personas')}>
+        ‹ Capture flows
+      </a>
+      <div class="page-head">
+        <div>
+          <h1>{saved.name}</h1>
+          <p class="muted">
+            {saved.kind === 'photo' ? 'Photos' : 'Video'} · {saved.client_name} · <code>personaId</code>{' '}
+            {saved.id}
+          </p>
+        </div>
+        <div class="head-actions">
+          {dirty && <span class="muted">Unsaved changes</span>}
+          <button type="button" disabled={!dirty || busy} onClick={() => setDraft(saved)}>
+            Discard changes
+          </button>
+          <button type="button" class="primary" disabled={!dirty || busy} onClick={() => void save()}>
+            Save changes
+          </button>
+        </div>
+      </div>
+      {status && (
+        <p
+          class={status.kind === 'error' ? 'error' : 'notice'}
+          role={status.kind === 'error' ? 'alert' : 'status'}
+        >
+          {status.text}
+        </p>
+      )}
+      <div class="editor-columns">
+        <div class="editor-form">
+          <section class="panel" aria-labelledby="general-title">
+            <h2 id="general-title">General</h2>
+            <div class="grid-fields">
+              <div class="field">
+                <label for="p-name">Name (for you; customers see the brand name)</label>
+                <input
+                  id="p-name"
+                  value={draft.name}
+                  maxLength={200}
+                  onInput={(e) => change({ name: e.currentTarget.value })}
+                />
+              </div>
+              <div class="field">
+                <label for="p-language">Language customers see</label>
+                <select
+                  id="p-language"
+                  value={draft.language}
+                  onChange={(e) => setLanguage(e.currentTarget.value as Language)}
+                >
+                  {LANGUAGE_CODES.map((code) => (
+                    <option key={code} value={code}>
+                      {LANGUAGES[code]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {draft.kind === 'video' && (
+                <>
+                  <div class="field">
+                    <label for="p-vmin">Shortest video (seconds)</label>
+                    <input
+                      id="p-vmin"
+                      type="number"
+                      min={1}
+                      max={600}
+                      value={draft.video_min_seconds ?? ''}
+                      onInput={(e) => change({ video_min_seconds: Number(e.currentTarget.value) || null })}
+                    />
+                  </div>
+                  <div class="field">
+                    <label for="p-vmax">Longest video (seconds)</label>
+                    <input
+                      id="p-vmax"
+                      type="number"
+                      min={1}
+                      max={600}
+                      value={draft.video_max_seconds ?? ''}
+                      onInput={(e) => change({ video_max_seconds: Number(e.currentTarget.value) || null })}
+                    />
+                  </div>
+                </>
+              )}
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={draft.allow_gallery}
+                  onChange={(e) => change({ allow_gallery: e.currentTarget.checked })}
+                />{' '}
+                Customers may pick {draft.kind === 'photo' ? 'photos' : 'a video'} from their phone's gallery
+              </label>
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={draft.ask_location}
+                  onChange={(e) => change({ ask_location: e.currentTarget.checked })}
+                />{' '}
+                Ask for the customer's location
+              </label>
+            </div>
+            {untranslated.length > 0 && (
+              <p class="notice small" role="status">
+                {untranslated.length === 1 ? 'One step has' : `${untranslated.length} steps have`} no words in{' '}
+                {LANGUAGES[draft.language as Language]} yet and keep{untranslated.length === 1 ? 's' : ''}{' '}
+                {untranslated.length === 1 ? 'its' : 'their'} current words: {untranslated.join(', ')}. Write
+                them below.
+              </p>
+            )}
+          </section>
+
+          <section class="panel" aria-labelledby="branding-title">
+            <h2 id="branding-title">Branding</h2>
+            <div class="grid-fields">
+              <div class="field">
+                <label for="p-brand">Brand name customers see</label>
+                <input
+                  id="p-brand"
+                  value={draft.branding.name ?? ''}
+                  maxLength={200}
+                  onInput={(e) => change({ branding: { ...draft.branding, name: e.currentTarget.value } })}
+                />
+              </div>
+              <div class="field">
+                <label for="p-colour">Colour of buttons and bars</label>
+                <input
+                  id="p-colour"
+                  type="color"
+                  value={draft.branding.colour ?? '#0a5cd6'}
+                  onInput={(e) => change({ branding: { ...draft.branding, colour: e.currentTarget.value } })}
+                />
+              </div>
+            </div>
+            <div class="logo-field">
+              <span class="logo-box">
+                {logoUrl?.startsWith('/') ? (
+                  <img src={logoUrl} alt="Current logo" />
+                ) : logoUrl ? (
+                  <span class="muted small">Logo at {logoUrl}</span>
+                ) : (
+                  <span class="muted small">No logo</span>
+                )}
+              </span>
+              <label class="button">
+                {logoUrl ? 'Replace the logo…' : 'Upload a logo…'}
+                <input
+                  type="file"
+                  accept={LOGO_TYPES}
+                  class="sr-only"
+                  disabled={busy}
+                  onChange={(e) => {
+                    const input = e.currentTarget;
+                    const file = input.files?.[0];
+                    input.value = '';
+                    if (file) void logo(file);
+                  }}
+                />
+              </label>
+              {logoUrl && (
+                <button type="button" class="danger" disabled={busy} onClick={() => void logo(undefined)}>
+                  Remove the logo
+                </button>
+              )}
+            </div>
+            <p class="muted small">
+              PNG, JPEG or WebP, at most 2 MB; it is saved at once, scaled to fit 1024 × 512 pixels.
+              {logoUrl &&
+                !logoUrl.startsWith('/') &&
+                ' A logo at another address is not shown in this preview.'}
+            </p>
+          </section>
+
+          <StepList
+            persona={draft}
+            selected={typeof screen === 'number' ? screen : undefined}
+            onSelect={setScreen}
+            onChange={(steps) => change({ steps })}
+          />
+        </div>
+
+        <aside class="editor-side" aria-label="Preview and test link">
+          <div class="preview-tabs" role="group" aria-label="Screen shown in the preview">
+            <button type="button" aria-pressed={screen === 'welcome'} onClick={() => setScreen('welcome')}>
+              Welcome screen
+            </button>
+            <button
+              type="button"
+              aria-pressed={typeof screen === 'number'}
+              onClick={() => setScreen(typeof screen === 'number' ? screen : 0)}
+            >
+              Step screen
+            </button>
+          </div>
+          <CapturePreview persona={draft} screen={screen} />
+          <TestLinkPanel personaId={draft.id} dirty={dirty} save={save} />
+        </aside>
+      </div>
+    </main>
+  );
+}

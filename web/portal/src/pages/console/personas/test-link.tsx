@@ -1,0 +1,58 @@
+// "Send me a test link": a real link to the saved flow, as its QR code to scan with a phone, and as a URL
+// to copy. The link is shown once (only its hash is kept); unsaved changes are saved first, so the phone
+// shows what the editor shows.
+import { useState } from 'preact/hooks';
+import { post, type ApiError } from '../../../api.js';
+import { when } from '../../../format.js';
+import type { TestLink } from './types.js';
+
+export function TestLinkPanel(props: { personaId: number; dirty: boolean; save: () => Promise<boolean> }) {
+  const [link, setLink] = useState<TestLink>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const create = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (props.dirty && !(await props.save())) return;
+      setLink(await post<TestLink>(`/personas/${props.personaId}/test-link`));
+    } catch (e) {
+      setError((e as ApiError).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="panel test-link" aria-labelledby="test-link-title">
+      <h2 id="test-link-title">Try it on your phone</h2>
+      <p class="muted small">
+        A real inspection link to this flow: scan the code with your phone's camera. Whatever you send through
+        it becomes an inspection with the case id <code>test-persona-{props.personaId}</code>, and your
+        webhook hears of it like any other.
+      </p>
+      <button type="button" class="primary" disabled={busy} onClick={() => void create()}>
+        {props.dirty ? 'Save, then send me a test link' : 'Send me a test link'}
+      </button>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {link && (
+        <div class="created" role="status">
+          <img
+            class="qr"
+            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(link.qr_svg)}`}
+            alt="QR code of the test link"
+            width={200}
+            height={200}
+          />
+          <label for="test-link-url">The link (shown only now; valid until {when(link.expires_at)})</label>
+          <input id="test-link-url" readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} />
+        </div>
+      )}
+    </section>
+  );
+}
