@@ -139,7 +139,7 @@ export function PersonaEditor({ id }: { id: string }) {
       </div>
       {status && (
         <p
-          class={status.kind === 'error' ? 'error' : 'notice'}
+          class={status.kind === 'error' ? 'error' : 'notice done'}
           role={status.kind === 'error' ? 'alert' : 'status'}
         >
           {status.text}

@@ -112,7 +112,7 @@ export function PersonaList({ me }: { me: Me }) {
           )}
           <div class="field">
             <label for="new-name">Name</label>
-            <input id="new-name" name="name" maxLength={200} placeholder="The template's name" />
+            <input id="new-name" name="name" maxLength={200} placeholder="e.g. Claims walk-around" />
           </div>
           <div class="field">
             <label for="new-kind">Customers capture</label>

@@ -26,7 +26,8 @@ const PREVIEW_STYLES =
   `
 :host { display: block; height: 100%; overflow: hidden; }
 .screen { height: 100%; display: flex; flex-direction: column; overflow: hidden; }
-.screen > .step, .screen > .page { min-height: 0; flex: 1; }
+.screen > .step, .screen > .page { min-height: 0; flex: 1; overflow: hidden; }
+.page > * { flex-shrink: 0; }
 .viewfinder { background: radial-gradient(circle at 50% 60%, #4a525c, #14171a 75%); }
 .shutter:disabled { opacity: 1; }
 `;

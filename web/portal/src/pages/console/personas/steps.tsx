@@ -80,7 +80,9 @@ export function StepList(props: {
     <section class="panel" aria-labelledby="steps-title">
       <div class="section-head">
         <h2 id="steps-title">Steps</h2>
-        <span class="muted small">In the order customers take them. Select a step to preview it.</span>
+        <span class="muted small">
+          In the order customers take them. Edit a step to change it and see it in the preview.
+        </span>
       </div>
       <ol class="steps">
         {steps.map((step, index) => (
@@ -88,15 +90,28 @@ export function StepList(props: {
             key={step.id}
             class={index === selected ? 'step-card selected' : 'step-card'}
             data-step-id={step.id}
-            onFocusIn={() => index !== selected && props.onSelect(index)}
-            onClick={() => index !== selected && props.onSelect(index)}
           >
             <div class="step-head">
               <span class="step-number" aria-hidden="true">
                 {index + 1}
               </span>
               <strong class="step-title">{step.label || 'New step'}</strong>
+              {index !== selected && (
+                <span class="muted small step-summary">
+                  {OVERLAY_TITLES[step.overlay] ?? OVERLAY_TITLES.frame}
+                  {step.required ? '' : ' · optional'}
+                </span>
+              )}
               <span class="step-tools">
+                {index !== selected && (
+                  <button
+                    type="button"
+                    aria-label={`Edit “${step.label || step.id}”`}
+                    onClick={() => props.onSelect(index)}
+                  >
+                    Edit
+                  </button>
+                )}
                 <button
                   type="button"
                   aria-label={`Move “${step.label || step.id}” up`}
@@ -124,102 +139,110 @@ export function StepList(props: {
                 </button>
               </span>
             </div>
-            <div class="grid-fields">
-              <div class="field">
-                <label for={`s-${index}-label`}>Title ({LANGUAGES[language]})</label>
-                <input
-                  id={`s-${index}-label`}
-                  value={step.label}
-                  maxLength={100}
-                  required
-                  onInput={(e) => update(index, { label: e.currentTarget.value })}
-                />
-              </div>
-              <div class="field">
-                <label for={`s-${index}-overlay`}>Outline over the camera</label>
-                <select
-                  id={`s-${index}-overlay`}
-                  value={OVERLAYS.includes(step.overlay) ? step.overlay : 'frame'}
-                  onChange={(e) => update(index, { overlay: e.currentTarget.value })}
-                >
-                  {OVERLAYS.map((name) => (
-                    <option key={name} value={name}>
-                      {OVERLAY_TITLES[name] ?? name}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div class="field wide">
-                <label for={`s-${index}-instructions`}>Instructions ({LANGUAGES[language]})</label>
-                <textarea
-                  id={`s-${index}-instructions`}
-                  value={step.instructions}
-                  maxLength={1000}
-                  rows={2}
-                  onInput={(e) => update(index, { instructions: e.currentTarget.value })}
-                />
-              </div>
-              <label class="check">
-                <input
-                  type="checkbox"
-                  checked={step.required}
-                  onChange={(e) => update(index, { required: e.currentTarget.checked })}
-                />{' '}
-                Required (else customers may skip it)
-              </label>
-              {persona.kind === 'photo' && (
-                <label class="check">
-                  <input
-                    type="checkbox"
-                    checked={step.accept_poor_quality}
-                    onChange={(e) => update(index, { accept_poor_quality: e.currentTarget.checked })}
-                  />{' '}
-                  A blurred or dark photo may be kept anyway
-                </label>
-              )}
-            </div>
-            <details class="translations">
-              <summary>
-                Words in other languages (
-                {LANGUAGE_CODES.filter((c) => c !== language && step.translations?.[c])
-                  .map((c) => LANGUAGES[c])
-                  .join(', ') || 'none'}
-                )
-              </summary>
-              <p class="muted small">Used when you change the flow's language.</p>
-              {LANGUAGE_CODES.filter((code) => code !== language).map((code) => {
-                const words = step.translations?.[code] ?? { label: '', instructions: '' };
-                return (
-                  <div class="grid-fields" key={code}>
-                    <div class="field">
-                      <label for={`s-${index}-${code}-label`}>Title ({LANGUAGES[code]})</label>
-                      <input
-                        id={`s-${index}-${code}-label`}
-                        lang={code}
-                        value={words.label}
-                        maxLength={100}
-                        onInput={(e) => translate(index, code, { ...words, label: e.currentTarget.value })}
-                      />
-                    </div>
-                    <div class="field">
-                      <label for={`s-${index}-${code}-instructions`}>Instructions ({LANGUAGES[code]})</label>
-                      <input
-                        id={`s-${index}-${code}-instructions`}
-                        lang={code}
-                        value={words.instructions}
-                        maxLength={1000}
-                        onInput={(e) =>
-                          translate(index, code, { ...words, instructions: e.currentTarget.value })
-                        }
-                      />
-                    </div>
+            {index === selected && (
+              <>
+                <div class="grid-fields">
+                  <div class="field">
+                    <label for={`s-${index}-label`}>Title ({LANGUAGES[language]})</label>
+                    <input
+                      id={`s-${index}-label`}
+                      value={step.label}
+                      maxLength={100}
+                      required
+                      onInput={(e) => update(index, { label: e.currentTarget.value })}
+                    />
                   </div>
-                );
-              })}
-              <p class="muted small">
-                Step id <code>{step.id}</code> (in results and webhooks).
-              </p>
-            </details>
+                  <div class="field">
+                    <label for={`s-${index}-overlay`}>Outline over the camera</label>
+                    <select
+                      id={`s-${index}-overlay`}
+                      value={OVERLAYS.includes(step.overlay) ? step.overlay : 'frame'}
+                      onChange={(e) => update(index, { overlay: e.currentTarget.value })}
+                    >
+                      {OVERLAYS.map((name) => (
+                        <option key={name} value={name}>
+                          {OVERLAY_TITLES[name] ?? name}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <div class="field wide">
+                    <label for={`s-${index}-instructions`}>Instructions ({LANGUAGES[language]})</label>
+                    <textarea
+                      id={`s-${index}-instructions`}
+                      value={step.instructions}
+                      maxLength={1000}
+                      rows={2}
+                      onInput={(e) => update(index, { instructions: e.currentTarget.value })}
+                    />
+                  </div>
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      checked={step.required}
+                      onChange={(e) => update(index, { required: e.currentTarget.checked })}
+                    />{' '}
+                    Required (else customers may skip it)
+                  </label>
+                  {persona.kind === 'photo' && (
+                    <label class="check">
+                      <input
+                        type="checkbox"
+                        checked={step.accept_poor_quality}
+                        onChange={(e) => update(index, { accept_poor_quality: e.currentTarget.checked })}
+                      />{' '}
+                      A blurred or dark photo may be kept anyway
+                    </label>
+                  )}
+                </div>
+                <details class="translations">
+                  <summary>
+                    Words in other languages (
+                    {LANGUAGE_CODES.filter((c) => c !== language && step.translations?.[c])
+                      .map((c) => LANGUAGES[c])
+                      .join(', ') || 'none'}
+                    )
+                  </summary>
+                  <p class="muted small">Used when you change the flow's language.</p>
+                  {LANGUAGE_CODES.filter((code) => code !== language).map((code) => {
+                    const words = step.translations?.[code] ?? { label: '', instructions: '' };
+                    return (
+                      <div class="grid-fields" key={code}>
+                        <div class="field">
+                          <label for={`s-${index}-${code}-label`}>Title ({LANGUAGES[code]})</label>
+                          <input
+                            id={`s-${index}-${code}-label`}
+                            lang={code}
+                            value={words.label}
+                            maxLength={100}
+                            onInput={(e) =>
+                              translate(index, code, { ...words, label: e.currentTarget.value })
+                            }
+                          />
+                        </div>
+                        <div class="field">
+                          <label for={`s-${index}-${code}-instructions`}>
+                            Instructions ({LANGUAGES[code]})
+                          </label>
+                          <input
+                            id={`s-${index}-${code}-instructions`}
+                            lang={code}
+                            value={words.instructions}
+                            maxLength={1000}
+                            onInput={(e) =>
+                              translate(index, code, { ...words, instructions: e.currentTarget.value })
+                            }
+                          />
+                        </div>
+                      </div>
+                    );
+                  })}
+                  <p class="muted small">
+                    Step id <code>{step.id}</code> (in results and webhooks).
+                  </p>
+                </details>
+              </>
+            )}
           </li>
         ))}
       </ol>
