@@ -125,6 +125,12 @@ export const settingsSchema = Type.Object({
     examples: ['12h', '1d'],
     hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
   }),
+  PORTAL_PASSWORD_LINK_TTL: setting((o) => Type.String({ pattern: DURATION, default: '72h', ...o }), {
+    description:
+      'How long a set-password link of the portal (an invitation, or a password reset an administrator sends) can be used.',
+    examples: ['72h', '1d'],
+    hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
+  }),
   AUTH_FAILURE_LIMIT: setting((o) => Type.Integer({ minimum: 1, default: 10, ...o }), {
     description: 'Failed authentication attempts allowed per client address per window before 429.',
     examples: ['10'],
@@ -392,6 +398,8 @@ export interface Config {
   jwtAlgorithm: 'ES256' | 'EdDSA';
   portalSessionIdleMs: number;
   portalSessionMaxMs: number;
+  /** How long an invitation or reset link of the portal can be used (PORTAL_PASSWORD_LINK_TTL). */
+  portalPasswordLinkMs: number;
   authFailureLimit: number;
   authFailureWindowSeconds: number;
   redisUrl: string | undefined;
@@ -552,6 +560,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     jwtAlgorithm: s.JWT_ALGORITHM,
     portalSessionIdleMs: durationSeconds('PORTAL_SESSION_IDLE', s.PORTAL_SESSION_IDLE, problems) * 1000,
     portalSessionMaxMs: durationSeconds('PORTAL_SESSION_MAX', s.PORTAL_SESSION_MAX, problems) * 1000,
+    portalPasswordLinkMs:
+      durationSeconds('PORTAL_PASSWORD_LINK_TTL', s.PORTAL_PASSWORD_LINK_TTL, problems) * 1000,
     authFailureLimit: s.AUTH_FAILURE_LIMIT,
     authFailureWindowSeconds: durationSeconds('AUTH_FAILURE_WINDOW', s.AUTH_FAILURE_WINDOW, problems),
     redisUrl: s.REDIS_URL,

@@ -18,7 +18,8 @@ interface ListOptions {
 
 const messageLines = (m: OutboxView): [string, string][] => [
   ['id', m.id],
-  ['client', m.client_id],
+  ['client', m.client_id ?? '-'],
+  ['kind', m.kind],
   ['link', m.link_id ?? '-'],
   ['to', `${m.recipient} (${m.channel}, ${m.language})`],
   ...(m.subject === null ? [] : [['subject', m.subject] as [string, string]]),

@@ -404,6 +404,12 @@ export const catalogue = {
     surface: 'plain',
     when: 'Sending an outbox message that is not held, or whose channel still has no provider.',
   },
+  OUTBOX_NOT_RESENDABLE: {
+    status: 409,
+    message: '<reason>',
+    surface: 'plain',
+    when: 'Re-sending an outbox message that has not failed, whose link or set-password link can no longer be used, or whose channel has no provider.',
+  },
 
   // The results portal: docs/portal.md.
   PORTAL_SIGN_IN_FAILED: {
@@ -465,6 +471,24 @@ export const catalogue = {
     message: 'This link has expired or was revoked',
     surface: 'plain',
     when: 'A share link past its end or revoked.',
+  },
+  PASSWORD_LINK_UNKNOWN: {
+    status: 404,
+    message: 'This link is not valid: check that you opened all of it, or ask an administrator for a new one',
+    surface: 'plain',
+    when: 'A set-password link whose token the service never issued (or not whole).',
+  },
+  PASSWORD_LINK_GONE: {
+    status: 410,
+    message: '<reason>',
+    surface: 'plain',
+    when: 'A set-password link already used, replaced by a newer one, past its end, or of a disabled account.',
+  },
+  PASSWORD_LINK_LIMITED: {
+    status: 429,
+    message: 'Too many attempts with set-password links, try again later',
+    surface: 'plain',
+    when: 'Too many unknown or closed set-password links from this address; `Retry-After` says when to try again.',
   },
   WEBHOOK_TEST_NO_URL: {
     status: 409,

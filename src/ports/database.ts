@@ -312,11 +312,21 @@ export interface LinkMediaTable {
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed' | 'held';
 
-/** A link message (SMS or e-mail), written with the link and sent by the worker. */
+/** What an outbox message carries: an inspection link, or a portal user's set-password link. */
+export type OutboxKind = 'link' | 'invitation' | 'password_reset';
+
+/**
+ * A link message (SMS or e-mail), written with the link and sent by the worker; or the e-mail of a
+ * portal invitation or password reset, sent the same way.
+ */
 export interface OutboxMessagesTable {
   id: string;
-  client_id: string;
+  /** Null for an operator's invitation or password reset (operators belong to no client). */
+  client_id: string | null;
   link_id: string | null;
+  kind: Generated<OutboxKind>;
+  /** The set-password link an invitation or reset e-mail carries. */
+  password_link_id: string | null;
   channel: 'email' | 'sms';
   recipient: string;
   language: string;
@@ -332,6 +342,22 @@ export interface OutboxMessagesTable {
   created_at: number;
   updated_at: number;
   sent_at: number | null;
+}
+
+/** A one-time set-password link (an invitation or a reset); the token is in the e-mail only. */
+export interface PasswordLinksTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the token, hex. */
+  token_hash: string;
+  purpose: 'invite' | 'reset';
+  /** The portal user who asked for it; null from the command line. */
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  /** Replaced by a newer link of the same user. */
+  revoked_at: number | null;
 }
 
 export interface AuditLogTable {
@@ -386,6 +412,7 @@ export interface Tables {
   inspection_results: InspectionResultsTable;
   inspection_facts: InspectionFactsTable;
   share_links: ShareLinksTable;
+  password_links: PasswordLinksTable;
 }
 
 export type Db = Kysely<Tables>;
@@ -406,6 +433,7 @@ export type LinkMediaRow = Selectable<LinkMediaTable>;
 export type OutboxMessageRow = Selectable<OutboxMessagesTable>;
 export type PortalSessionRow = Selectable<PortalSessionsTable>;
 export type ShareLinkRow = Selectable<ShareLinksTable>;
+export type PasswordLinkRow = Selectable<PasswordLinksTable>;
 
 /** Runs `fn` in a transaction, joining the caller's when `db` is one already. */
 export function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {

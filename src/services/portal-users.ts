@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { AppError } from '../domain/errors.js';
 import { inTransaction, type Db, type PortalRole, type PortalUserRow } from '../ports/database.js';
 
-const invalidUser = (reason: string) => new AppError('USER_INVALID', { params: { reason } });
+export const invalidUser = (reason: string) => new AppError('USER_INVALID', { params: { reason } });
 
 const scrypt = promisify(crypto.scrypt) as (
   password: string,
@@ -35,18 +35,26 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return crypto.timingSafeEqual(actual, expected);
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 12;
+
+/**
+ * The password of a user invited from the portal who has not chosen one yet: no password verifies
+ * against it (it is not a hash), so the account cannot be signed in to until its link is used.
+ */
+export const NO_PASSWORD = '';
+export const hasPassword = (user: Pick<PortalUserRow, 'password_hash'>): boolean =>
+  user.password_hash !== NO_PASSWORD;
 
 export const PORTAL_ROLES: readonly PortalRole[] = ['operator', 'client_admin', 'client_viewer'];
 
-const checkPassword = (password: string) => {
+export const checkPassword = (password: string) => {
   if (password.length < MIN_PASSWORD_LENGTH)
     throw invalidUser(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
 };
 
 /** A client user belongs to one client; an operator to none. */
-function checkRoleAndClient(role: PortalRole, clientId: string | null | undefined) {
+export function checkRoleAndClient(role: PortalRole, clientId: string | null | undefined) {
   if (role !== 'operator' && (clientId === undefined || clientId === null))
     throw invalidUser('a client user needs --client');
   if (role === 'operator' && clientId !== undefined && clientId !== null)
@@ -54,13 +62,13 @@ function checkRoleAndClient(role: PortalRole, clientId: string | null | undefine
 }
 
 /** A user as the audit log records them (never the password's hash). */
-const userView = (user: PortalUserRow) => ({
+export const userView = (user: PortalUserRow) => ({
   email: user.email,
   role: user.role,
   client_id: user.client_id,
   disabled: user.disabled_at !== null,
 });
-const userObject = (user: PortalUserRow) => ({ type: 'user', id: user.id });
+export const userObject = (user: Pick<PortalUserRow, 'id'>) => ({ type: 'user', id: user.id });
 
 export async function createPortalUser(
   deps: { db: Db; now: () => number },

@@ -13,7 +13,7 @@ import { ErrorBody } from '../schemas/errors.js';
 const PATH = '/portal/api/session';
 const COOKIE_PATH = '/portal';
 
-const Me = Type.Object({
+export const Me = Type.Object({
   user: Type.Object({
     id: Type.String(),
     email: Type.String(),
@@ -23,14 +23,27 @@ const Me = Type.Object({
   csrf_token: Type.String({ description: 'Send it back in `x-csrf-token` with every state-changing call.' }),
 });
 
-const me = (caller: PortalCaller) => ({
+export const me = (caller: PortalCaller) => ({
   user: { id: caller.userId, email: caller.email, role: caller.role, client_id: caller.clientId },
   csrf_token: caller.csrfToken,
 });
 
+const secureFor = (deps: Deps, request: FastifyRequest) =>
+  request.protocol === 'https' || deps.config.publicBaseUrl.startsWith('https:');
+
+/** Gives the browser a new session's cookie (also after a set-password link, which signs the user in). */
+export function setSessionCookie(deps: Deps, request: FastifyRequest, reply: FastifyReply, token: string) {
+  void reply.setCookie(SESSION_COOKIE, token, {
+    path: COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secureFor(deps, request),
+    maxAge: Math.floor(deps.config.portalSessionMaxMs / 1000),
+  });
+}
+
 export const portalSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  const secure = (request: FastifyRequest) =>
-    request.protocol === 'https' || deps.config.publicBaseUrl.startsWith('https:');
+  const secure = (request: FastifyRequest) => secureFor(deps, request);
   const clearCookie = (request: FastifyRequest, reply: FastifyReply) =>
     reply.clearCookie(SESSION_COOKIE, {
       path: COOKIE_PATH,
@@ -62,13 +75,7 @@ export const portalSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         address: request.ip,
         replacing: request.cookies[SESSION_COOKIE],
       });
-      void reply.setCookie(SESSION_COOKIE, token, {
-        path: COOKIE_PATH,
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: secure(request),
-        maxAge: Math.floor(deps.config.portalSessionMaxMs / 1000),
-      });
+      setSessionCookie(deps, request, reply, token);
       return me(caller);
     },
   );

@@ -1,9 +1,10 @@
-// The outbox as operators and the portal see it: link messages, newest first, with their state. Bodies
-// show `#[redacted]` where the link token goes: the token is in the database only sealed.
+// The outbox as operators see it on the command line: link messages (and portal invitations), newest
+// first, with their state. Bodies show `[redacted]` where the token goes: the token is in the database
+// only sealed.
 import { AppError } from '../../domain/errors.js';
 import type { Db, OutboxMessageRow, OutboxStatus } from '../../ports/database.js';
 import type { SecretBox } from '../../ports/secret-box.js';
-import { restoreLinkToken } from '../links/tokens.js';
+import { bodyWithToken } from './message-token.js';
 
 export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sent', 'failed', 'held'];
 
@@ -60,7 +61,7 @@ export function outboxView(
 ): OutboxView {
   return {
     ...row,
-    body: reveal && sealed !== null ? restoreLinkToken(row.body, reveal.open(sealed)) : row.body,
+    body: reveal && sealed !== null ? bodyWithToken(row, reveal.open(sealed)) : row.body,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     sent_at: row.sent_at === null ? null : iso(row.sent_at),

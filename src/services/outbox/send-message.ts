@@ -1,7 +1,8 @@
-// One send attempt of an outbox message, run by the worker. Retries follow MESSAGE_RETRY_SCHEDULE the
-// way webhook deliveries follow theirs: a failed attempt is recorded and the next one is enqueued as
-// its own job with its own key, in one transaction. Each job carries its attempt number, so a job run
-// twice after its attempt was recorded does nothing; a worker dying mid-send sends again (at least once).
+// One send attempt of an outbox message (a link message, or a portal invitation or reset e-mail), run by
+// the worker. Retries follow MESSAGE_RETRY_SCHEDULE the way webhook deliveries follow theirs: a failed
+// attempt is recorded and the next one is enqueued as its own job with its own key, in one transaction.
+// Each job carries its attempt number, so a job run twice after its attempt was recorded does nothing; a
+// worker dying mid-send sends again (at least once).
 import { type Db, inTransaction, type OutboxMessageRow } from '../../ports/database.js';
 import { emailHtml } from '../../domain/messages.js';
 import type { Logger } from '../../logger.js';
@@ -9,7 +10,8 @@ import type { JobContext, JobQueue } from '../../ports/job-queue.js';
 import type { Metrics } from '../../ports/metrics.js';
 import { NotifyError, type Notifier } from '../../ports/notifier.js';
 import type { SecretBox } from '../../ports/secret-box.js';
-import { restoreLinkToken } from '../links/tokens.js';
+import { whyClosed } from './closed.js';
+import { bodyWithToken } from './message-token.js';
 import { jobKeys, type JobPayloads } from '../../domain/jobs.js';
 
 export interface SendDeps {
@@ -36,14 +38,22 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
   if (!message || message.status !== 'pending') return;
   const attempt = message.attempts + 1;
   if (attempt !== (job.attempt ?? 1)) return;
-  const log = { message_id: message.id, channel: message.channel, attempt, job: context.jobId };
+  const log = {
+    message_id: message.id,
+    kind: message.kind,
+    channel: message.channel,
+    attempt,
+    job: context.jobId,
+  };
   // A retry hours later must not send a link that was submitted or expired meanwhile.
-  const closed = await closedLink(deps, message);
-  if (closed) {
+  const why = await whyClosed(deps, message);
+  if (why) {
+    const closed = why.gone ? why.reason : `${why.reason} before the message could be sent`;
     await finish(deps.db, message.id, deps.now(), {
       status: 'failed',
       attempts: message.attempts,
       last_error: closed,
+      link_token_sealed: null,
     });
     deps.logger.info({ ...log, reason: closed }, 'link message dropped');
     deps.metrics.outboxAttempted(message.channel, 'dropped');
@@ -69,6 +79,7 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
       attempts: attempt,
       provider_message_id: providerMessageId,
       sent_at: at,
+      link_token_sealed: null,
     });
     deps.logger.info({ ...log, provider_message_id: providerMessageId }, 'link message sent');
     deps.metrics.outboxAttempted(message.channel, 'sent');
@@ -78,6 +89,8 @@ export async function sendMessage(deps: SendDeps, job: SendMessageJob, context: 
   const retryInSeconds = failure.permanent ? undefined : deps.retrySchedule[attempt - 1];
   const lastError = failure.detail ? `${failure.message}: ${failure.detail}` : failure.message;
   await inTransaction(deps.db, async (trx) => {
+    // A provider's failure keeps the sealed token, so that the message can be re-sent from the portal
+    // once the cause is fixed (services/outbox/resend-failed.ts), while its link is open.
     if (retryInSeconds === undefined)
       await finish(trx, message.id, at, { status: 'failed', attempts: attempt, last_error: lastError });
     else
@@ -125,41 +138,26 @@ function send(notifier: Notifier, message: OutboxMessageRow, signal: AbortSignal
   }
 }
 
-/** Why the message's link can no longer be used, or undefined while it is open. */
-async function closedLink(deps: SendDeps, message: OutboxMessageRow): Promise<string | undefined> {
-  if (message.link_id === null) return undefined;
-  const link = await deps.db
-    .selectFrom('links')
-    .select(['status', 'expires_at'])
-    .where('id', '=', message.link_id)
-    .executeTakeFirst();
-  if (!link) return 'the link no longer exists';
-  if (link.status === 'submitted') return 'the link was submitted before the message could be sent';
-  if (link.status === 'expired' || link.expires_at <= deps.now())
-    return 'the link expired before the message could be sent';
-  return undefined;
-}
-
 /**
- * Records the message's final state, and forgets its link token: once a message is sent or has failed,
- * nothing in the database opens its link.
+ * Records the message's final state. Once it is sent, or its link has closed, its token is forgotten
+ * (`link_token_sealed: null`): nothing in the database opens its link.
  */
 async function finish(
   db: Db,
   id: string,
   at: number,
   state: Pick<OutboxMessageRow, 'status' | 'attempts'> &
-    Partial<Pick<OutboxMessageRow, 'provider_message_id' | 'sent_at' | 'last_error'>>,
+    Partial<Pick<OutboxMessageRow, 'provider_message_id' | 'sent_at' | 'last_error' | 'link_token_sealed'>>,
 ): Promise<void> {
   await db
     .updateTable('outbox_messages')
-    .set({ ...state, link_token_sealed: null, updated_at: at })
+    .set({ ...state, updated_at: at })
     .where('id', '=', id)
     .execute();
 }
 
-/** The message as it goes out: its body with the link token unsealed and put back, for this send only. */
+/** The message as it goes out: its body with its token unsealed and put back, for this send only. */
 function withLink(secrets: SecretBox, message: OutboxMessageRow): OutboxMessageRow {
   if (message.link_token_sealed === null) return message;
-  return { ...message, body: restoreLinkToken(message.body, secrets.open(message.link_token_sealed)) };
+  return { ...message, body: bodyWithToken(message, secrets.open(message.link_token_sealed)) };
 }

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { AppError } from '../../domain/errors.js';
 import type { AttemptLimiter } from '../../ports/attempt-limiter.js';
 import type { Db, PortalRole, PortalUserRow } from '../../ports/database.js';
-import { findPortalUser, hashPassword, verifyPassword } from '../portal-users.js';
+import { findPortalUser, hashPassword, hasPassword, verifyPassword } from '../portal-users.js';
 
 export interface SessionDeps {
   db: Db;
@@ -50,8 +50,10 @@ export async function signIn(
 
   const user = await findPortalUser(deps.db, input.email);
   decoyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
-  const matches = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash));
-  if (!user || !matches || user.disabled_at !== null) {
+  // An invited user without a password yet is checked against the decoy too: the time tells nothing.
+  const usable = user && hasPassword(user) ? user.password_hash : undefined;
+  const matches = await verifyPassword(input.password, usable ?? (await decoyHash));
+  if (!user || usable === undefined || !matches || user.disabled_at !== null) {
     const wait = Math.max(
       await deps.signInLimits.account.recordFailure(accountKey),
       await deps.signInLimits.address.recordFailure(addressKey),
@@ -61,8 +63,19 @@ export async function signIn(
       : new AppError('PORTAL_SIGN_IN_FAILED');
   }
 
-  // Always a new session id at sign-in (no fixation); the one the browser held before ends.
-  if (input.replacing) await signOut(deps, input.replacing);
+  return startSession(deps, user, input.replacing);
+}
+
+/**
+ * A new session for `user`, who has just proved who they are (their password, or a set-password link):
+ * always a new session id (no fixation); the one the browser held before ends.
+ */
+export async function startSession(
+  deps: Pick<SessionDeps, 'db' | 'now' | 'sessions'>,
+  user: PortalUserRow,
+  replacing: string | undefined,
+): Promise<{ token: string; caller: PortalCaller }> {
+  if (replacing) await signOut(deps, replacing);
   const token = randomToken();
   const now = deps.now();
   const session = {

@@ -13,6 +13,7 @@ import { outboxStatus } from './0010-outbox-status.js';
 import { auditLog } from './0011-audit-log.js';
 import { clientDeliveries } from './0012-client-deliveries.js';
 import { personaLogos } from './0013-persona-logos.js';
+import { passwordLinks } from './0014-password-links.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -32,6 +33,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0011-audit-log': auditLog(dialect),
         '0012-client-deliveries': clientDeliveries(),
         '0013-persona-logos': personaLogos(),
+        '0014-password-links': passwordLinks(dialect),
       }),
   };
 }

@@ -1,0 +1,294 @@
+// Portal users in the console (docs/portal.md#users): operators manage everyone, a client admin the users
+// of their own client only, and never makes an operator; a viewer manages no one. Users are invited by
+// e-mail (a one-time set-password link through the outbox), never given a password by someone else;
+// a forgotten password gets a reset link the same way. What is not the caller's answers 404.
+import crypto from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { AppError } from '../../domain/errors.js';
+import { Nullable } from '../../domain/schema.js';
+import { inTransaction, type Db, type PortalRole, type PortalUserRow } from '../../ports/database.js';
+import { portalActor, recordAudit } from '../audit.js';
+import {
+  EMAIL,
+  hasPassword,
+  invalidUser,
+  NO_PASSWORD,
+  normaliseEmail,
+  updatePortalUser,
+  userObject,
+  userView,
+} from '../portal-users.js';
+import { requireChange } from './access.js';
+import { issuePasswordLink, type IssuedLink, type PasswordLinkDeps } from './password-links.js';
+import type { PortalCaller } from './sessions.js';
+
+const Role = Type.Union([
+  Type.Literal('operator'),
+  Type.Literal('client_admin'),
+  Type.Literal('client_viewer'),
+]);
+const Purpose = Type.Union([Type.Literal('invite'), Type.Literal('reset')]);
+const MessageStatus = Type.Union(['pending', 'sent', 'failed', 'held'].map((s) => Type.Literal(s)));
+
+export const PortalUserView = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: Role,
+  client_id: Nullable(Type.String()),
+  client_name: Nullable(Type.String()),
+  status: Type.Union([Type.Literal('active'), Type.Literal('invited'), Type.Literal('disabled')], {
+    description: '`invited`: the user has not chosen a password yet.',
+  }),
+  created_at: Type.String({ format: 'date-time' }),
+  password_link: Nullable(
+    Type.Object(
+      {
+        purpose: Purpose,
+        expires_at: Type.String({ format: 'date-time' }),
+        expired: Type.Boolean(),
+        message_id: Nullable(Type.String()),
+        message_status: Nullable(MessageStatus),
+      },
+      { description: "The user's latest set-password link not used yet, and its e-mail's state." },
+    ),
+  ),
+});
+export type PortalUserView = Static<typeof PortalUserView>;
+
+/** What an invitation or a reset answers: the e-mail's outbox message, sent soon or held. */
+export const SentLink = Type.Object({
+  user: PortalUserView,
+  message: Type.Object({
+    id: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('held')], {
+      description: '`held`: no mail server is configured; the e-mail waits in the outbox.',
+    }),
+  }),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The users the caller may manage, by e-mail: a client admin's client's; an operator's, or one client's. */
+export async function listUsers(
+  deps: { db: Db; now: () => number },
+  caller: PortalCaller,
+  filter: { clientId?: string | undefined },
+): Promise<PortalUserView[]> {
+  requireChange(caller);
+  let query = deps.db.selectFrom('portal_users').selectAll().orderBy('email');
+  const clientId = caller.clientId ?? filter.clientId;
+  if (clientId !== undefined) query = query.where('client_id', '=', clientId);
+  return views(deps, await query.execute());
+}
+
+async function views(deps: { db: Db; now: () => number }, users: PortalUserRow[]): Promise<PortalUserView[]> {
+  if (users.length === 0) return [];
+  const ids = users.map((u) => u.id);
+  const clients = new Map(
+    (await deps.db.selectFrom('clients').select(['id', 'name']).execute()).map((c) => [c.id, c.name]),
+  );
+  const links = await deps.db
+    .selectFrom('password_links')
+    .leftJoin('outbox_messages', 'outbox_messages.password_link_id', 'password_links.id')
+    .select([
+      'password_links.user_id',
+      'password_links.purpose',
+      'password_links.expires_at',
+      'password_links.created_at',
+      'outbox_messages.id as message_id',
+      'outbox_messages.status as message_status',
+    ])
+    .where('password_links.user_id', 'in', ids)
+    .where('password_links.used_at', 'is', null)
+    .where('password_links.revoked_at', 'is', null)
+    .execute();
+  const linkOf = new Map(links.map((link) => [link.user_id, link]));
+  const now = deps.now();
+  return users.map((user) => {
+    const link = linkOf.get(user.id);
+    return {
+      id: user.id,
+      email: user.email,
+      role: user.role,
+      client_id: user.client_id,
+      client_name: user.client_id === null ? null : (clients.get(user.client_id) ?? null),
+      status: user.disabled_at !== null ? 'disabled' : hasPassword(user) ? 'active' : 'invited',
+      created_at: iso(user.created_at),
+      password_link: link
+        ? {
+            purpose: link.purpose,
+            expires_at: iso(link.expires_at),
+            expired: link.expires_at <= now,
+            message_id: link.message_id,
+            message_status: link.message_status,
+          }
+        : null,
+    };
+  });
+}
+
+async function viewOf(deps: { db: Db; now: () => number }, user: PortalUserRow): Promise<PortalUserView> {
+  const [view] = await views(deps, [user]);
+  return view!;
+}
+
+/** The user, when the caller may manage them; NOT_FOUND otherwise (also for another client's). */
+export async function visibleUser(db: Db, caller: PortalCaller, id: string): Promise<PortalUserRow> {
+  requireChange(caller);
+  let query = db.selectFrom('portal_users').selectAll().where('id', '=', id);
+  if (caller.clientId !== null) query = query.where('client_id', '=', caller.clientId);
+  const user = await query.executeTakeFirst();
+  if (!user) throw new AppError('NOT_FOUND');
+  return user;
+}
+
+/**
+ * The role and client a change asks for, as the caller may ask it: a client admin keeps users in their
+ * own client (another client is not found) and cannot make an operator (forbidden).
+ */
+async function allowedRoleAndClient(
+  db: Db,
+  caller: PortalCaller,
+  role: PortalRole,
+  clientId: string | null | undefined,
+): Promise<string | null> {
+  if (caller.clientId !== null) {
+    if (role === 'operator') throw new AppError('PORTAL_FORBIDDEN');
+    if (clientId !== undefined && clientId !== null && clientId !== caller.clientId)
+      throw new AppError('NOT_FOUND');
+    return caller.clientId;
+  }
+  if (role === 'operator') {
+    if (clientId !== undefined && clientId !== null) throw invalidUser('An operator belongs to no client');
+    return null;
+  }
+  if (clientId === undefined || clientId === null)
+    throw invalidUser('Choose the client of a client admin or viewer');
+  const client = await db.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst();
+  if (!client) throw new AppError('CLIENT_NOT_FOUND', { params: { id: clientId } });
+  return clientId;
+}
+
+/**
+ * Creates the user without a usable password and sends them an invitation (a set-password link), in one
+ * transaction with one audit entry, `user.invite`.
+ */
+export async function inviteUser(
+  deps: PasswordLinkDeps,
+  caller: PortalCaller,
+  input: { email: string; role: PortalRole; clientId?: string | null | undefined },
+): Promise<{ user: PortalUserView; link: IssuedLink }> {
+  requireChange(caller);
+  const clientId = await allowedRoleAndClient(deps.db, caller, input.role, input.clientId);
+  const email = normaliseEmail(input.email);
+  if (!EMAIL.test(email)) throw invalidUser(`${input.email} is not an e-mail address`);
+  const taken = await deps.db
+    .selectFrom('portal_users')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirst();
+  if (taken) throw invalidUser(`A user with e-mail ${email} exists already`);
+  const user: PortalUserRow = {
+    id: crypto.randomUUID(),
+    email,
+    password_hash: NO_PASSWORD,
+    role: input.role,
+    client_id: clientId,
+    disabled_at: null,
+    created_at: deps.now(),
+  };
+  const by = portalActor(caller);
+  const link = await inTransaction(deps.db, async (trx) => {
+    await trx.insertInto('portal_users').values(user).execute();
+    const issued = await issuePasswordLink(trx, deps, { user, purpose: 'invite', by });
+    await recordAudit(trx, user.created_at, {
+      actor: by,
+      action: 'user.invite',
+      object: userObject(user),
+      clientId: user.client_id,
+      after: { ...userView(user), ...linkFacts(issued) },
+    });
+    return issued;
+  });
+  return { user: await viewOf(deps, user), link };
+}
+
+/** What the audit log records of a link: never its token, which nothing but the e-mail holds. */
+const linkFacts = (link: IssuedLink) => ({
+  link_expires_at: iso(link.expiresAt),
+  message_id: link.messageId,
+  message_status: link.messageStatus,
+});
+
+/**
+ * Sends the user a new set-password link: a reset for a user who has a password (it keeps working until
+ * they choose a new one), a new invitation for one who never chose one. Earlier links stop working.
+ */
+export async function sendPasswordLink(
+  deps: PasswordLinkDeps,
+  caller: PortalCaller,
+  userId: string,
+): Promise<{ user: PortalUserView; link: IssuedLink }> {
+  const user = await visibleUser(deps.db, caller, userId);
+  if (user.disabled_at !== null) throw invalidUser(`${user.email} is disabled: enable the user first`);
+  const purpose = hasPassword(user) ? 'reset' : 'invite';
+  const by = portalActor(caller);
+  const link = await inTransaction(deps.db, async (trx) => {
+    const issued = await issuePasswordLink(trx, deps, { user, purpose, by });
+    await recordAudit(trx, deps.now(), {
+      actor: by,
+      action: 'user.password_link',
+      object: userObject(user),
+      clientId: user.client_id,
+      after: { purpose, ...linkFacts(issued) },
+    });
+    return issued;
+  });
+  return { user: await viewOf(deps, user), link };
+}
+
+/**
+ * Changes a user's role (and client, for operators) or disables or enables them, through the user service
+ * (one `user.update` entry; their sessions end). Nobody changes their own role or disables themselves:
+ * the last administrator could lock everyone out.
+ */
+export async function changeUser(
+  deps: { db: Db; now: () => number },
+  caller: PortalCaller,
+  userId: string,
+  input: {
+    role?: PortalRole | undefined;
+    clientId?: string | null | undefined;
+    disabled?: boolean | undefined;
+  },
+): Promise<PortalUserView> {
+  const user = await visibleUser(deps.db, caller, userId);
+  const role = input.role ?? user.role;
+  const movesClient = input.clientId !== undefined && input.clientId !== user.client_id;
+  const clientId =
+    input.role === undefined && !movesClient
+      ? user.client_id
+      : await allowedRoleAndClient(
+          deps.db,
+          caller,
+          role,
+          input.clientId !== undefined ? input.clientId : role === 'operator' ? null : user.client_id,
+        );
+  if (
+    user.id === caller.userId &&
+    (role !== user.role || clientId !== user.client_id || input.disabled === true)
+  )
+    throw invalidUser('You cannot change your own role or disable yourself: ask another administrator');
+  const changed = await updatePortalUser(
+    deps,
+    {
+      email: user.email,
+      role,
+      clientId,
+      ...(input.disabled !== undefined && { disabled: input.disabled }),
+    },
+    portalActor(caller),
+  );
+  return viewOf(deps, changed);
+}
