@@ -271,6 +271,8 @@ describe.each(BACKENDS)('persona editor API on %s', (backend) => {
             await refused(415, () => call('POST', `/portal/api/personas/${personaA}/logo`, 'adminA', sent))
           ).json(),
         ).toEqual(message);
+      const empty = await refused(415, () => call('POST', `/portal/api/personas/${personaA}/logo`, 'adminA'));
+      expect(empty.json()).toEqual(message);
       const noise = await sharp(
         Buffer.alloc(900 * 900 * 3).map(() => Math.floor(Math.random() * 256)),
         {

@@ -59,6 +59,7 @@ interface Scenario {
 function pathValue(path: string, name: string, a: { personaId: number }, scenario: Scenario) {
   if (name === 'session') return scenario.inspection;
   if (name === 'id' && /^\/api\/personas\/\{id\}/.test(path)) return String(a.personaId);
+  if (name === 'id' && /^\/portal\/api\/personas\/\{id\}/.test(path)) return String(a.personaId);
   if (name === 'id' && /\/deliveries\/\{id\}/.test(path)) return scenario.message;
   if (name === 'id' && path.startsWith('/portal/api/inspections/')) return scenario.inspection;
   if (name === 'mediaId') return scenario.media;
@@ -69,6 +70,11 @@ function pathValue(path: string, name: string, a: { personaId: number }, scenari
 
 /** The resumable uploads: tus over a real socket, tested on their own. */
 const isTus = (op: Operation) => op.path.startsWith('/app/api/uploads');
+/**
+ * Uploaded persona logos: public by design, for any phone (docs/portal.md#logos); that only logos are
+ * served there, never another stored object, is tested in test/http/portal-personas.test.ts.
+ */
+const isPublicLogo = (op: Operation) => op.path === '/app/api/logos/{file}';
 
 /** The credential an operation takes: its declared security, else what its path prefix implies. */
 function schemeOf(op: Operation): Scheme | 'none' {
@@ -366,6 +372,9 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
   const bodyOfA = (name: string): object | undefined =>
     ({
       'PATCH /api/personas/{id}': { name: `${marker} persona` },
+      'PATCH /portal/api/personas/{id}': { name: `${marker} flow` },
+      // A logo's body is the image itself (sent as image/jpeg, below).
+      'POST /portal/api/personas/{id}/logo': FRONT,
       'POST /portal/api/inspections/{id}/review': { base_version: 1, decision: null },
       'POST /portal/api/inspections/{id}/shares': {},
     })[name];
@@ -376,7 +385,7 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
     const before = await rowsOfA();
     const known = bodies();
 
-    for (const op of operations.filter((op) => !isTus(op))) {
+    for (const op of operations.filter((op) => !isTus(op) && !isPublicLogo(op))) {
       const name = `${op.method} ${op.path}`;
       const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
       const body: { payload: object; status?: number; message?: string } | undefined =
@@ -424,7 +433,7 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
     const problems: string[] = [];
     // Deletions last: revoking A's share link first would close the shared routes to A's own token.
     const deletionsLast = operations
-      .filter((op) => !isTus(op))
+      .filter((op) => !isTus(op) && !isPublicLogo(op))
       .sort((x, y) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'));
     for (const op of deletionsLast) {
       const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
@@ -437,7 +446,10 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
         const res = await inject({
           method: op.method as InjectOptions['method'],
           url,
-          headers: await credentialOf(schemeOf(op), 'A', scenario),
+          headers: {
+            ...(await credentialOf(schemeOf(op), 'A', scenario)),
+            ...(Buffer.isBuffer(payload) && { 'content-type': 'image/jpeg' }),
+          },
           ...(payload && { payload }),
         });
         if (res.statusCode < 200 || res.statusCode > 299)

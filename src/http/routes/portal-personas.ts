@@ -269,7 +269,8 @@ export const portalPersonaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         const row = await uploadPersonaLogo(
           deps,
           where(caller, request.params.id),
-          request.body as Buffer,
+          // No body (or one another parser made) is no image: refused once the persona is found (415).
+          Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
           callerActor(request),
         );
         return editorView(found(row));
