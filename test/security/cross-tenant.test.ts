@@ -7,6 +7,8 @@
 import crypto from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_ACTOR } from '../../src/services/audit.js';
+import { createKey } from '../../src/services/clients.js';
 import { createPersona } from '../../src/services/personas.js';
 import { createShare } from '../../src/services/portal/shares.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -50,14 +52,23 @@ interface Scenario {
   media: string;
   shareId: string;
   shareToken: string;
+  /** A spare API key of A's, by its prefix (A's own call revokes it). */
+  keyPrefix: string;
 }
 
 /**
  * The value of A's for a path parameter, or undefined when this test does not know the parameter: then
  * the test fails, naming the operation, so that a new route is either covered here or listed.
  */
-function pathValue(path: string, name: string, a: { personaId: number }, scenario: Scenario) {
+function pathValue(
+  path: string,
+  name: string,
+  a: { personaId: number; clientId: string },
+  scenario: Scenario,
+) {
   if (name === 'session') return scenario.inspection;
+  if (name === 'id' && path.startsWith('/portal/api/clients/')) return a.clientId;
+  if (name === 'prefix') return scenario.keyPrefix;
   if (name === 'id' && /^\/api\/personas\/\{id\}/.test(path)) return String(a.personaId);
   if (name === 'id' && /^\/portal\/api\/personas\/\{id\}/.test(path)) return String(a.personaId);
   if (name === 'id' && /\/deliveries\/\{id\}/.test(path)) return scenario.message;
@@ -95,6 +106,7 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
   const marker = `A-SECRET-${crypto.randomUUID()}`;
   const a = {
     personaId: 0,
+    clientId: '',
     scenarios: [] as Scenario[],
     unusedSession: '',
     linkIds: [] as string[],
@@ -178,7 +190,8 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
       .where('inspection_id', '=', inspection)
       .executeTakeFirstOrThrow();
     const share = await shareOf(clientA.id, inspection);
-    return { inspection, message: await messageOf(inspection), media: media.id, ...share };
+    const { prefix } = await createKey(t.deps, clientA.id, CLI_ACTOR);
+    return { inspection, message: await messageOf(inspection), media: media.id, ...share, keyPrefix: prefix };
   };
   const shareOf = async (clientId: string, inspection: string) => {
     const caller = {
@@ -212,6 +225,7 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
     base = await t.listen();
     clientA = await t.newClient({ name: `${marker} client`, webhookUrl: 'https://hooks.example.com/a' });
     clientB = await t.newClient({ name: 'Client B', webhookUrl: 'https://hooks.example.com/b' });
+    a.clientId = clientA.id;
     a.personaId = (
       await createPersona(t.deps, {
         clientId: clientA.id,
@@ -366,6 +380,7 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
     'POST /portal/api/session': { payload: { email: admins.B, password: PASSWORD }, status: 200 },
     'POST /portal/api/inspections/{id}/review': { payload: { base_version: 1, decision: null }, status: 404 },
     'POST /portal/api/inspections/{id}/shares': { payload: {}, status: 404 },
+    'PATCH /portal/api/clients/{id}': { payload: { name: 'B was here' }, status: 404 },
   });
 
   /** What A sends on its own resources: a body its operation accepts. */
@@ -377,6 +392,10 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
       'POST /portal/api/personas/{id}/logo': FRONT,
       'POST /portal/api/inspections/{id}/review': { base_version: 1, decision: null },
       'POST /portal/api/inspections/{id}/shares': {},
+      'PATCH /portal/api/clients/{id}': { name: `${marker} client` },
+      // A grace period, so that A's own key keeps working for the calls after these.
+      'POST /portal/api/clients/{id}/keys/rotate': { grace_seconds: 3600 },
+      'POST /portal/api/clients/{id}/webhook/secret': { grace_seconds: 3600 },
     })[name];
 
   it("never hands B A's data, nor changes A's, on any operation of the OpenAPI document", async () => {
