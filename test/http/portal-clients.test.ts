@@ -451,6 +451,48 @@ describe.each(BACKENDS)('console clients and webhooks on %s', (backend) => {
       expect(() => new Webhook(old).verify(ping!.raw.payload, ping!.raw.headers)).not.toThrow();
     });
 
+    it('refuses to send to a private address, even one stored before URLs were judged when given', async () => {
+      const fresh = (await call('POST', '/portal/api/clients', 'operator', { name: 'Old URL' })).json<{
+        client: { id: string };
+      }>();
+      await t.deps.db
+        .updateTable('clients')
+        .set({ webhook_url: 'http://169.254.169.254/latest/meta-data' })
+        .where('id', '=', fresh.client.id)
+        .execute();
+      const res = await call('POST', `/portal/api/clients/${fresh.client.id}/webhook/test`, 'operator');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ outcome: 'refused', status_code: null, response_excerpt: null });
+      expect(res.json<{ error: string }>().error).toMatch(/169\.254\.169\.254/);
+    });
+
+    it('limits test events to 60 a minute per client, then answers 429 with Retry-After', async () => {
+      const fresh = (
+        await call('POST', '/portal/api/clients', 'operator', { name: 'Pinger', webhook_url: hookUrl })
+      ).json<{ client: { id: string } }>();
+      const statuses: number[] = [];
+      let last: Answer | undefined;
+      for (let i = 0; i < 61; i++) {
+        last = await call('POST', `/portal/api/clients/${fresh.client.id}/webhook/test`, 'operator');
+        statuses.push(last.statusCode);
+      }
+      expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+      expect(statuses[60]).toBe(429);
+      expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+      // Its own count: the client's re-sends are not used up by testing.
+      const message = await seedMessage(fresh.client.id, {
+        event: 'inspection.received',
+        status: 'failed',
+        at: Date.now(),
+      });
+      const resend = await call(
+        'POST',
+        `/portal/api/clients/${fresh.client.id}/deliveries/${message}/resend`,
+        'operator',
+      );
+      expect(resend.statusCode).toBe(202);
+    });
+
     it('answers 409 for a client without a webhook URL', async () => {
       const res = await call('POST', `/portal/api/clients/${clientB}/webhook/test`, 'adminB');
       expect(res.statusCode).toBe(409);
