@@ -251,6 +251,7 @@ describe.each(BACKENDS)('portal users on %s', (backend) => {
       expect(opened.statusCode).toBe(200);
       expect(opened.json()).toMatchObject({
         email: 'once@acme.test',
+        client_name: 'Acme',
         purpose: 'invite',
         min_password_length: 12,
       });

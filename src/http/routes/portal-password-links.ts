@@ -9,6 +9,7 @@ import type { Deps } from '../../deps.js';
 import { MIN_PASSWORD_LENGTH } from '../../services/portal-users.js';
 import { openPasswordLink, setPasswordWithLink } from '../../services/portal/password-links.js';
 import { startSession } from '../../services/portal/sessions.js';
+import { Nullable } from '../../domain/schema.js';
 import { errorResponses } from '../schemas/errors.js';
 import { Me, me, setSessionCookie } from './portal-session.js';
 import { SESSION_COOKIE } from '../plugins/auth.js';
@@ -35,6 +36,7 @@ export const portalPasswordLinkRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }>
         response: {
           200: Type.Object({
             email: Type.String(),
+            client_name: Nullable(Type.String({ description: 'The organisation of a client user.' })),
             purpose: Type.Union([Type.Literal('invite'), Type.Literal('reset')]),
             expires_at: Type.String({ format: 'date-time' }),
             min_password_length: Type.Integer(),
@@ -49,8 +51,17 @@ export const portalPasswordLinkRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }>
         request.headers['x-password-token'],
         request.ip,
       );
+      const client =
+        user.client_id === null
+          ? undefined
+          : await deps.db
+              .selectFrom('clients')
+              .select('name')
+              .where('id', '=', user.client_id)
+              .executeTakeFirst();
       return {
         email: user.email,
+        client_name: client?.name ?? null,
         purpose: link.purpose,
         expires_at: new Date(link.expires_at).toISOString(),
         min_password_length: MIN_PASSWORD_LENGTH,

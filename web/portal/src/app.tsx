@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, setCsrfToken, signedOut, type Me } from './api.js';
 import { InspectionView } from './pages/inspection.js';
 import { InspectionListView } from './pages/list.js';
+import { SetPasswordPage } from './pages/set-password.js';
 import { SharedView } from './pages/shared.js';
 import { SignIn } from './pages/sign-in.js';
 import { AuditPage } from './pages/console/audit.js';
@@ -47,6 +48,17 @@ export function App() {
   }, [route.page === 'share']);
 
   if (route.page === 'share') return <SharedView token={route.token} />;
+  if (route.page === 'set-password')
+    return (
+      <SetPasswordPage
+        token={route.token}
+        onSignedIn={(signed) => {
+          setCsrfToken(signed.csrf_token);
+          setMe(signed);
+          location.hash = '#/inspections';
+        }}
+      />
+    );
   if (me === undefined)
     return (
       <p class="loading" role="status">
@@ -114,7 +126,13 @@ export function App() {
 }
 
 function ConsoleSection({ route, me }: { route: Route; me: Me }) {
-  if (route.page === 'list' || route.page === 'inspection' || route.page === 'share') return null;
+  if (
+    route.page === 'list' ||
+    route.page === 'inspection' ||
+    route.page === 'share' ||
+    route.page === 'set-password'
+  )
+    return null;
   if (!mayAdminister(me))
     return (
       <main>

@@ -1,5 +1,5 @@
-// Where the portal is: the part of the URL after `#`, so that a share token never reaches the server
-// in a URL and every page can be bookmarked.
+// Where the portal is: the part of the URL after `#`, so that a share or set-password token never reaches
+// the server in a URL and every page can be bookmarked.
 import { useEffect, useState } from 'preact/hooks';
 
 /** The operator console's sections (docs/portal.md#the-operator-console). */
@@ -10,6 +10,8 @@ export type Route =
   | { page: 'list'; query: URLSearchParams }
   | { page: 'inspection'; id: string; version: number | undefined; media: string | undefined }
   | { page: 'share'; token: string }
+  /** A set-password link from an invitation or reset e-mail: public, like a share link. */
+  | { page: 'set-password'; token: string }
   /** A console section; `id` is the object opened in it (a client, a persona), `query` its filters. */
   | { page: ConsolePage; id: string | undefined; query: URLSearchParams };
 
@@ -21,6 +23,7 @@ export function parseRoute(hash: string): Route {
   const query = new URLSearchParams(search);
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'share' && parts[1]) return { page: 'share', token: parts[1] };
+  if (parts[0] === 'set-password' && parts[1]) return { page: 'set-password', token: parts[1] };
   if (isConsolePage(parts[0]))
     return { page: parts[0], id: parts[1] === undefined ? undefined : decodeURIComponent(parts[1]), query };
   if (parts[0] === 'inspections' && parts[1]) {

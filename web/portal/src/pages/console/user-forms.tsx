@@ -1,0 +1,235 @@
+// The users page's forms: an invitation (e-mail, role, and for operators the client), and a change of
+// role (and client). A client admin offers only their client's roles: the API refuses them an operator.
+import { useState } from 'preact/hooks';
+import { api, ApiError, post, type Me, type Role } from '../../api.js';
+
+export interface PortalUser {
+  id: string;
+  email: string;
+  role: Role;
+  client_id: string | null;
+  client_name: string | null;
+  status: 'active' | 'invited' | 'disabled';
+  created_at: string;
+  password_link: {
+    purpose: 'invite' | 'reset';
+    expires_at: string;
+    expired: boolean;
+    message_id: string | null;
+    message_status: 'pending' | 'sent' | 'failed' | 'held' | null;
+  } | null;
+}
+
+/** What an invitation or a new link answers. */
+export interface SentLink {
+  user: PortalUser;
+  message: { id: string; status: 'pending' | 'held' };
+  expires_at: string;
+}
+
+export const ROLE_NAMES: Record<Role, string> = {
+  operator: 'Operator',
+  client_admin: 'Client admin',
+  client_viewer: 'Viewer',
+};
+const ROLE_HELP: Record<Role, string> = {
+  operator: 'every client, and the whole console',
+  client_admin: "their client's inspections, reviews, settings and users",
+  client_viewer: "their client's inspections, read only",
+};
+
+export type Client = { id: string; name: string };
+
+/** The roles the caller may give: an operator any, a client admin their client's two. */
+const rolesFor = (me: Me): Role[] =>
+  me.user.role === 'operator'
+    ? ['client_viewer', 'client_admin', 'operator']
+    : ['client_viewer', 'client_admin'];
+
+function RoleAndClient({
+  me,
+  clients,
+  idPrefix,
+  role: initialRole,
+  clientId,
+}: {
+  me: Me;
+  clients: Client[];
+  idPrefix: string;
+  role: Role;
+  clientId: string | null;
+}) {
+  const [role, setRole] = useState<Role>(initialRole);
+  return (
+    <>
+      <div class="field">
+        <label for={`${idPrefix}-role`}>Role</label>
+        <select
+          id={`${idPrefix}-role`}
+          name="role"
+          value={role}
+          onChange={(e) => setRole(e.currentTarget.value as Role)}
+          aria-describedby={`${idPrefix}-role-help`}
+        >
+          {rolesFor(me).map((r) => (
+            <option key={r} value={r}>
+              {ROLE_NAMES[r]}
+            </option>
+          ))}
+        </select>
+        <span id={`${idPrefix}-role-help`} class="muted small">
+          Sees {ROLE_HELP[role]}.
+        </span>
+      </div>
+      {me.user.role === 'operator' && role !== 'operator' && (
+        <div class="field">
+          <label for={`${idPrefix}-client`}>Client</label>
+          <select id={`${idPrefix}-client`} name="client_id" defaultValue={clientId ?? ''} required>
+            <option value="" disabled>
+              Choose a client
+            </option>
+            {clients.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The role and client the form holds, as the API takes them. */
+function chosen(form: FormData, me: Me): { role: Role; client_id?: string | null } {
+  const role = form.get('role') as Role;
+  if (me.user.role !== 'operator') return { role };
+  const client = form.get('client_id');
+  return {
+    role,
+    client_id: role === 'operator' ? null : typeof client === 'string' && client ? client : null,
+  };
+}
+
+export function InviteForm({
+  me,
+  clients,
+  defaultClient,
+  onSent,
+  onCancel,
+}: {
+  me: Me;
+  clients: Client[];
+  defaultClient: string | null;
+  onSent: (sent: SentLink) => void;
+  onCancel: () => void;
+}) {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setError(undefined);
+    try {
+      onSent(await post<SentLink>('/invitations', { email: form.get('email'), ...chosen(form, me) }));
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="panel invite-form" onSubmit={(event) => void submit(event)} aria-labelledby="invite-title">
+      <h2 id="invite-title">Invite a user</h2>
+      <p class="muted">
+        They get an e-mail with a link to choose their own password. The link works once, and for a limited
+        time.
+      </p>
+      <div class="invite-fields">
+        <div class="field">
+          <label for="invite-email">E-mail</label>
+          <input id="invite-email" name="email" type="email" autocomplete="off" required />
+        </div>
+        <RoleAndClient
+          me={me}
+          clients={clients}
+          idPrefix="invite"
+          role="client_viewer"
+          clientId={defaultClient}
+        />
+      </div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Sending…' : 'Send invitation'}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function RoleForm({
+  me,
+  user,
+  clients,
+  onSaved,
+  onCancel,
+}: {
+  me: Me;
+  user: PortalUser;
+  clients: Client[];
+  onSaved: (user: PortalUser) => void;
+  onCancel: () => void;
+}) {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setError(undefined);
+    try {
+      onSaved(
+        await api<PortalUser>(`/users/${encodeURIComponent(user.id)}`, {
+          method: 'PATCH',
+          body: JSON.stringify(chosen(form, me)),
+        }),
+      );
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="role-form" onSubmit={(event) => void submit(event)} aria-label={`Role of ${user.email}`}>
+      <RoleAndClient
+        me={me}
+        clients={clients}
+        idPrefix={`edit-${user.id}`}
+        role={user.role}
+        clientId={user.client_id}
+      />
+      <p class="muted small">Their sessions end: they sign in again with the new role.</p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Save role
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
