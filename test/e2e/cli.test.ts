@@ -38,6 +38,9 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
         '0009-webhook-listeners',
         '0010-outbox-status',
         '0011-audit-log',
+        '0012-client-deliveries',
+        '0013-persona-logos',
+        '0014-password-links',
       ],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });
