@@ -85,8 +85,13 @@ export async function listUsers(
 async function views(deps: { db: Db; now: () => number }, users: PortalUserRow[]): Promise<PortalUserView[]> {
   if (users.length === 0) return [];
   const ids = users.map((u) => u.id);
+  const clientIds = [...new Set(users.flatMap((u) => (u.client_id === null ? [] : [u.client_id])))];
   const clients = new Map(
-    (await deps.db.selectFrom('clients').select(['id', 'name']).execute()).map((c) => [c.id, c.name]),
+    clientIds.length === 0
+      ? []
+      : (
+          await deps.db.selectFrom('clients').select(['id', 'name']).where('id', 'in', clientIds).execute()
+        ).map((c) => [c.id, c.name]),
   );
   const links = await deps.db
     .selectFrom('password_links')
