@@ -309,6 +309,8 @@ describe.each(BACKENDS)('portal users on %s', (backend) => {
           'This link is not valid: check that you opened all of it, or ask an administrator for a new one',
       });
       expect((await check('short')).statusCode).toBe(404);
+      expect((await check('D'.repeat(500))).statusCode).toBe(404);
+      expect((await choose('D'.repeat(500), NEW_PASSWORD)).statusCode).toBe(400); // the body's limit
       expect((await t.app.inject({ url: '/portal/api/password-link' })).statusCode).toBe(404);
 
       const sent = (
