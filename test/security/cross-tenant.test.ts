@@ -11,6 +11,7 @@ import { CLI_ACTOR } from '../../src/services/audit.js';
 import { createKey } from '../../src/services/clients.js';
 import { createPersona } from '../../src/services/personas.js';
 import { createShare } from '../../src/services/portal/shares.js';
+import { findPortalUser } from '../../src/services/portal-users.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { photo } from '../helpers/media.js';
@@ -54,6 +55,11 @@ interface Scenario {
   shareToken: string;
   /** A spare API key of A's, by its prefix (A's own call revokes it). */
   keyPrefix: string;
+  /** A's outbox messages: one held (A's own call sends it), one failed (A's own call sends it again). */
+  heldMessage: string;
+  failedMessage: string;
+  /** A user of A's (a viewer, whom A's admin may change). */
+  user: string;
 }
 
 /**
@@ -76,6 +82,9 @@ function pathValue(
   if (name === 'mediaId') return scenario.media;
   if (name === 'messageId') return scenario.message;
   if (name === 'shareId') return scenario.shareId;
+  if (name === 'id' && path.endsWith('/outbox/{id}/send')) return scenario.heldMessage;
+  if (name === 'id' && path.endsWith('/outbox/{id}/resend')) return scenario.failedMessage;
+  if (name === 'id' && path.startsWith('/portal/api/users/')) return scenario.user;
   return undefined;
 }
 
@@ -191,7 +200,31 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
       .executeTakeFirstOrThrow();
     const share = await shareOf(clientA.id, inspection);
     const { prefix } = await createKey(t.deps, clientA.id, CLI_ACTOR);
-    return { inspection, message: await messageOf(inspection), media: media.id, ...share, keyPrefix: prefix };
+    return {
+      inspection,
+      message: await messageOf(inspection),
+      media: media.id,
+      ...share,
+      keyPrefix: prefix,
+      heldMessage: await outboxMessageOf('held'),
+      failedMessage: await outboxMessageOf('failed'),
+      user: (await findPortalUser(t.deps.db, await portalUser(t.deps, 'client_viewer', clientA.id)))!.id,
+    };
+  };
+  /** A link e-mailed to its customer, its message set held (as before a mail server) or failed. */
+  const outboxMessageOf = async (status: 'held' | 'failed') => {
+    await newLink(clientA.apiKey, a.personaId, {
+      userDetails: { email: `${crypto.randomUUID()}@example.com` },
+    });
+    const { id } = await t.deps.db
+      .selectFrom('outbox_messages')
+      .select('id')
+      .where('client_id', '=', clientA.id)
+      .where('status', '=', 'pending')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    await t.deps.db.updateTable('outbox_messages').set({ status }).where('id', '=', id).execute();
+    return id;
   };
   const shareOf = async (clientId: string, inspection: string) => {
     const caller = {
@@ -213,7 +246,15 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
 
   /** Every row of A's, as text: nothing B does may change it. */
   const rowsOfA = async () => {
-    const tables = ['personas', 'inspections', 'media', 'webhook_messages', 'links'] as const;
+    const tables = [
+      'personas',
+      'inspections',
+      'media',
+      'webhook_messages',
+      'links',
+      'outbox_messages',
+      'portal_users',
+    ] as const;
     const rows: unknown[] = [];
     for (const table of tables)
       rows.push(await t.deps.db.selectFrom(table).selectAll().where('client_id', '=', clientA.id).execute());
@@ -221,7 +262,9 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
   };
 
   beforeAll(async () => {
-    t = await startTestApp(backend);
+    // A mail server is configured (no worker runs here, so nothing is sent): A's held and failed messages
+    // may then be sent from the portal.
+    t = await startTestApp(backend, { SMTP_URL: 'smtp://127.0.0.1:2525' });
     base = await t.listen();
     clientA = await t.newClient({ name: `${marker} client`, webhookUrl: 'https://hooks.example.com/a' });
     clientB = await t.newClient({ name: 'Client B', webhookUrl: 'https://hooks.example.com/b' });
@@ -376,6 +419,7 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
       message: 'Invalid personaId',
     },
     'PATCH /api/personas/{id}': { payload: { name: 'B was here' }, status: 404 },
+    'PATCH /portal/api/users/{id}': { payload: { role: 'client_admin' }, status: 404 },
     'POST /api/personas': { payload: { kind: 'photo' }, status: 201 },
     'POST /portal/api/session': { payload: { email: admins.B, password: PASSWORD }, status: 200 },
     'POST /portal/api/inspections/{id}/review': { payload: { base_version: 1, decision: null }, status: 404 },
@@ -396,6 +440,7 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
       // A grace period, so that A's own key keeps working for the calls after these.
       'POST /portal/api/clients/{id}/keys/rotate': { grace_seconds: 3600 },
       'POST /portal/api/clients/{id}/webhook/secret': { grace_seconds: 3600 },
+      'PATCH /portal/api/users/{id}': { role: 'client_admin' },
     })[name];
 
   it("never hands B A's data, nor changes A's, on any operation of the OpenAPI document", async () => {
