@@ -87,12 +87,7 @@ export async function createPortalUser(
       .executeTakeFirst();
     if (!client) throw new AppError('CLIENT_NOT_FOUND', { params: { id: input.clientId } });
   }
-  const taken = await deps.db
-    .selectFrom('portal_users')
-    .select('id')
-    .where('email', '=', email)
-    .executeTakeFirst();
-  if (taken) throw invalidUser(`A user with e-mail ${email} exists already`);
+  await requireFreeEmail(deps.db, email);
   const row: PortalUserRow = {
     id: crypto.randomUUID(),
     email,
@@ -103,7 +98,7 @@ export async function createPortalUser(
     created_at: deps.now(),
   };
   await inTransaction(deps.db, async (trx) => {
-    await trx.insertInto('portal_users').values(row).execute();
+    await insertPortalUser(trx, row);
     await recordAudit(trx, row.created_at, {
       actor: by,
       action: 'user.create',
@@ -113,6 +108,29 @@ export async function createPortalUser(
     });
   });
   return row;
+}
+
+const emailTaken = (email: string) => invalidUser(`A user with e-mail ${email} exists already`);
+
+/** Refuses an e-mail address that is a user's already. */
+export async function requireFreeEmail(db: Db, email: string): Promise<void> {
+  const taken = await db
+    .selectFrom('portal_users')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirst();
+  if (taken) throw emailTaken(email);
+}
+
+/** Adds the user; an e-mail taken meanwhile (two requests at once) is refused as one taken before. */
+export async function insertPortalUser(db: Db, user: PortalUserRow): Promise<void> {
+  try {
+    await db.insertInto('portal_users').values(user).execute();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') throw emailTaken(user.email);
+    throw error;
+  }
 }
 
 /** E-mail addresses are compared as typed, but trimmed and in lower case. */

@@ -200,6 +200,17 @@ describe.each(BACKENDS)('portal users on %s', (backend) => {
       expect(created).toEqual([]);
     });
 
+    it('invites an address once when two invitations of it arrive together: the other is told it is taken', async () => {
+      const both = await Promise.all(
+        [1, 2].map(() => invite(sessions.operator, { email: 'twice@ops.test', role: 'operator' })),
+      );
+      expect(both.map((res) => res.statusCode).sort()).toEqual([201, 400]);
+      expect(both.find((res) => res.statusCode === 400)!.json()).toEqual({
+        status: 'error',
+        message: expect.stringContaining('A user with e-mail twice@ops.test exists already') as string,
+      });
+    });
+
     it('lets an operator invite an operator or a client user, and says what is wrong otherwise', async () => {
       const operator = await invite(sessions.operator, {
         email: 'second.operator@ops.test',

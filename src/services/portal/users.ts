@@ -10,6 +10,8 @@ import { inTransaction, type Db, type PortalRole, type PortalUserRow } from '../
 import { portalActor, recordAudit } from '../audit.js';
 import {
   EMAIL,
+  insertPortalUser,
+  requireFreeEmail,
   hasPassword,
   invalidUser,
   NO_PASSWORD,
@@ -188,12 +190,7 @@ export async function inviteUser(
   const clientId = await allowedRoleAndClient(deps.db, caller, input.role, input.clientId);
   const email = normaliseEmail(input.email);
   if (!EMAIL.test(email)) throw invalidUser(`${input.email} is not an e-mail address`);
-  const taken = await deps.db
-    .selectFrom('portal_users')
-    .select('id')
-    .where('email', '=', email)
-    .executeTakeFirst();
-  if (taken) throw invalidUser(`A user with e-mail ${email} exists already`);
+  await requireFreeEmail(deps.db, email);
   const user: PortalUserRow = {
     id: crypto.randomUUID(),
     email,
@@ -205,7 +202,7 @@ export async function inviteUser(
   };
   const by = portalActor(caller);
   const link = await inTransaction(deps.db, async (trx) => {
-    await trx.insertInto('portal_users').values(user).execute();
+    await insertPortalUser(trx, user);
     const issued = await issuePasswordLink(trx, deps, { user, purpose: 'invite', by });
     await recordAudit(trx, user.created_at, {
       actor: by,
