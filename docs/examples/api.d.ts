@@ -540,23 +540,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/portal/api/clients": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The clients the caller may see (operators: all) */
-        get: operations["getPortalApiClients"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/portal/api/shared": {
         parameters: {
             query?: never;
@@ -636,6 +619,398 @@ export interface paths {
         get: operations["getPortalApiAudit"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Link messages and account e-mails, newest first, with their state (tokens redacted) */
+        get: operations["getPortalApiOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/outbox/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a held message, once its channel has a provider */
+        post: operations["postPortalApiOutboxByIdSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/outbox/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a failed message again */
+        post: operations["postPortalApiOutboxByIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The portal users the caller manages, by e-mail */
+        get: operations["getPortalApiUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite a user by e-mail: a one-time link to choose their password, through the outbox */
+        post: operations["postPortalApiInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a user's role or client, or disable or enable them (their sessions end) */
+        patch: operations["patchPortalApiUsersById"];
+        trace?: never;
+    };
+    "/portal/api/users/{id}/password-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** E-mail the user a new one-time link to choose a password (a reset; for a user who never chose one, a new invitation) */
+        post: operations["postPortalApiUsersByIdPasswordLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/password-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whose account a set-password link is for, and until when it works */
+        get: operations["getPortalApiPasswordLink"];
+        put?: never;
+        /** Choose the password with a set-password link (once), and sign in */
+        post: operations["postPortalApiPasswordLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/personas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The capture flows (personas) the caller may see */
+        get: operations["getPortalApiPersonas"];
+        put?: never;
+        /** Create a capture flow from the photo or video template */
+        post: operations["postPortalApiPersonas"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/personas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A capture flow */
+        get: operations["getPortalApiPersonasById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a capture flow (any setting left out keeps its value) */
+        patch: operations["patchPortalApiPersonasById"];
+        trace?: never;
+    };
+    "/portal/api/personas/{id}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload the capture flow's logo (PNG, JPEG or WebP, at most 2 MB)
+         * @description Stored as a PNG of at most 1024 × 512 pixels; `branding.logoUrl` becomes its public path `/app/api/logos/<sha256>.png`.
+         */
+        post: operations["postPortalApiPersonasByIdLogo"];
+        /** Take the logo off the capture flow's branding */
+        delete: operations["deletePortalApiPersonasByIdLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/personas/{id}/test-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A real inspection link to this capture flow, with its QR code, to try it on a phone
+         * @description The link is shown once; its token is never stored (only its SHA-256) nor logged.
+         */
+        post: operations["postPortalApiPersonasByIdTestLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/api/logos/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A persona's uploaded logo, as the capture app shows it */
+        get: operations["getAppApiLogosByFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The clients the caller may see, by name (operators: all)
+         * @description Client viewers get ids and names only; those who administer them also the webhook URL, the number of live keys and the creation time.
+         */
+        get: operations["getPortalApiClients"];
+        put?: never;
+        /** Create a client (operators); its API key and webhook secret are shown this once */
+        post: operations["postPortalApiClients"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A client's settings, live keys and webhook secret (by their prefixes) */
+        get: operations["getPortalApiClientsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a client's settings (a client admin: not quota, service window, time zone) */
+        patch: operations["patchPortalApiClientsById"];
+        trace?: never;
+    };
+    "/portal/api/clients/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One more API key, the others unchanged (shown this once) */
+        post: operations["postPortalApiClientsByIdKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/clients/{id}/keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new API key (shown this once); the live ones stop after the grace period */
+        post: operations["postPortalApiClientsByIdKeysRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/clients/{id}/keys/{prefix}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one API key, by its prefix, at once */
+        delete: operations["deletePortalApiClientsByIdKeysByPrefix"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/clients/{id}/webhook/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new webhook secret (shown this once); the old one also signs for the grace period */
+        post: operations["postPortalApiClientsByIdWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/clients/{id}/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed `ping` event to the client's webhook URL and answer what came back
+         * @description Signed and sent as a real delivery (with both secrets during a rotation). It is not recorded in the delivery log. 200 whatever the receiver answered: see `outcome`.
+         */
+        post: operations["postPortalApiClientsByIdWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/clients/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client's webhook messages across inspections, newest first, with each attempt */
+        get: operations["getPortalApiClientsByIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/clients/{id}/deliveries/{messageId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook message of the client again (same webhook-id) */
+        post: operations["postPortalApiClientsByIdDeliveriesByMessageIdResend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2369,6 +2744,25 @@ export interface operations {
                                 /** @description Framing overlay the capture app draws. */
                                 overlay: string;
                                 accept_poor_quality: boolean;
+                                /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                                translations?: {
+                                    en?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    fr?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    de?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    es?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                };
                             }[];
                             video_min_seconds: number | null;
                             video_max_seconds: number | null;
@@ -2451,6 +2845,25 @@ export interface operations {
                         overlay: string;
                         /** @description Whether the customer may keep a photo that fails the quality pre-check (default true); false makes them retake it. */
                         accept_poor_quality?: boolean;
+                        /** @description The step's label and instructions in other languages: when the persona's language changes to one of them, they become the step's own. */
+                        translations?: {
+                            en?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            fr?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            de?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            es?: {
+                                label: string;
+                                instructions: string;
+                            };
+                        };
                     }[];
                     video_min_seconds?: number | null;
                     video_max_seconds?: number | null;
@@ -2492,6 +2905,25 @@ export interface operations {
                             /** @description Framing overlay the capture app draws. */
                             overlay: string;
                             accept_poor_quality: boolean;
+                            /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                            translations?: {
+                                en?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                fr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                de?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                            };
                         }[];
                         video_min_seconds: number | null;
                         video_max_seconds: number | null;
@@ -2608,6 +3040,25 @@ export interface operations {
                             /** @description Framing overlay the capture app draws. */
                             overlay: string;
                             accept_poor_quality: boolean;
+                            /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                            translations?: {
+                                en?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                fr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                de?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                            };
                         }[];
                         video_min_seconds: number | null;
                         video_max_seconds: number | null;
@@ -2716,6 +3167,25 @@ export interface operations {
                         overlay: string;
                         /** @description Whether the customer may keep a photo that fails the quality pre-check (default true); false makes them retake it. */
                         accept_poor_quality?: boolean;
+                        /** @description The step's label and instructions in other languages: when the persona's language changes to one of them, they become the step's own. */
+                        translations?: {
+                            en?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            fr?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            de?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            es?: {
+                                label: string;
+                                instructions: string;
+                            };
+                        };
                     }[];
                     video_min_seconds?: number | null;
                     video_max_seconds?: number | null;
@@ -2757,6 +3227,25 @@ export interface operations {
                             /** @description Framing overlay the capture app draws. */
                             overlay: string;
                             accept_poor_quality: boolean;
+                            /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                            translations?: {
+                                en?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                fr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                de?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                            };
                         }[];
                         video_min_seconds: number | null;
                         video_max_seconds: number | null;
@@ -3042,6 +3531,25 @@ export interface operations {
                                 /** @description Framing overlay the capture app draws. */
                                 overlay: string;
                                 accept_poor_quality: boolean;
+                                /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                                translations?: {
+                                    en?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    fr?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    de?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    es?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                };
                             }[];
                         };
                         uploaded: {
@@ -5567,70 +6075,6 @@ export interface operations {
             };
         };
     };
-    getPortalApiClients: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        clients: {
-                            id: string;
-                            name: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description An error: `message` says what went wrong (docs/errors.md). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                    };
-                };
-            };
-            /** @description An error: `message` says what went wrong (docs/errors.md). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                    };
-                };
-            };
-            /** @description An error: `message` says what went wrong (docs/errors.md). */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
     getPortalApiShared: {
         parameters: {
             query?: never;
@@ -6014,6 +6458,3476 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiOutbox: {
+        parameters: {
+            query?: {
+                /** @description Operators: one client only. */
+                client_id?: string;
+                status?: "pending" | "sent" | "failed" | "held";
+                kind?: "link" | "invitation" | "password_reset";
+                cursor?: string;
+                /** @description Page size, 1 to 200 (50). */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: {
+                            id: string;
+                            client_id: string | null;
+                            client_name: string | null;
+                            kind: "link" | "invitation" | "password_reset";
+                            channel: "email" | "sms";
+                            recipient: string;
+                            subject: string | null;
+                            /** @description The text as stored: `[redacted]` where the token goes. */
+                            body: string;
+                            status: "pending" | "sent" | "failed" | "held";
+                            attempts: number;
+                            last_error: string | null;
+                            provider_message_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            sent_at: string | null;
+                            /** @description Held, and its channel has a provider now: `…/send` sends it. */
+                            may_send: boolean;
+                            /** @description Failed, and its link can still be used: `…/resend` tries again. */
+                            may_resend: boolean;
+                        }[];
+                        next_cursor: string | null;
+                        /** @description Messages per status matching the other filters. */
+                        counts: {
+                            pending: number;
+                            sent: number;
+                            failed: number;
+                            held: number;
+                        };
+                        /** @description Whether each channel has a provider (SMTP_URL, SMS_PROVIDER). */
+                        providers: {
+                            email: boolean;
+                            sms: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiOutboxByIdSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending";
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiOutboxByIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending";
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiUsers: {
+        parameters: {
+            query?: {
+                /** @description Operators: one client. */
+                client_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: {
+                            id: string;
+                            email: string;
+                            role: "operator" | "client_admin" | "client_viewer";
+                            client_id: string | null;
+                            client_name: string | null;
+                            /** @description `invited`: the user has not chosen a password yet. */
+                            status: "active" | "invited" | "disabled";
+                            /** Format: date-time */
+                            created_at: string;
+                            password_link: {
+                                purpose: "invite" | "reset";
+                                /** Format: date-time */
+                                expires_at: string;
+                                expired: boolean;
+                                message_id: string | null;
+                                message_status: ("pending" | "sent" | "failed" | "held") | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    role: "operator" | "client_admin" | "client_viewer";
+                    /** @description The client of a client admin or viewer (a client admin: their own). */
+                    client_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            email: string;
+                            role: "operator" | "client_admin" | "client_viewer";
+                            client_id: string | null;
+                            client_name: string | null;
+                            /** @description `invited`: the user has not chosen a password yet. */
+                            status: "active" | "invited" | "disabled";
+                            /** Format: date-time */
+                            created_at: string;
+                            password_link: {
+                                purpose: "invite" | "reset";
+                                /** Format: date-time */
+                                expires_at: string;
+                                expired: boolean;
+                                message_id: string | null;
+                                message_status: ("pending" | "sent" | "failed" | "held") | null;
+                            } | null;
+                        };
+                        message: {
+                            id: string;
+                            /** @description `held`: no mail server is configured; the e-mail waits in the outbox. */
+                            status: "pending" | "held";
+                        };
+                        /** Format: date-time */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    patchPortalApiUsersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    role?: "operator" | "client_admin" | "client_viewer";
+                    /** @description Operators: move a client user. */
+                    client_id?: string | null;
+                    disabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        role: "operator" | "client_admin" | "client_viewer";
+                        client_id: string | null;
+                        client_name: string | null;
+                        /** @description `invited`: the user has not chosen a password yet. */
+                        status: "active" | "invited" | "disabled";
+                        /** Format: date-time */
+                        created_at: string;
+                        password_link: {
+                            purpose: "invite" | "reset";
+                            /** Format: date-time */
+                            expires_at: string;
+                            expired: boolean;
+                            message_id: string | null;
+                            message_status: ("pending" | "sent" | "failed" | "held") | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiUsersByIdPasswordLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            email: string;
+                            role: "operator" | "client_admin" | "client_viewer";
+                            client_id: string | null;
+                            client_name: string | null;
+                            /** @description `invited`: the user has not chosen a password yet. */
+                            status: "active" | "invited" | "disabled";
+                            /** Format: date-time */
+                            created_at: string;
+                            password_link: {
+                                purpose: "invite" | "reset";
+                                /** Format: date-time */
+                                expires_at: string;
+                                expired: boolean;
+                                message_id: string | null;
+                                message_status: ("pending" | "sent" | "failed" | "held") | null;
+                            } | null;
+                        };
+                        message: {
+                            id: string;
+                            /** @description `held`: no mail server is configured; the e-mail waits in the outbox. */
+                            status: "pending" | "held";
+                        };
+                        /** Format: date-time */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiPasswordLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-password-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        client_name: string | null;
+                        purpose: "invite" | "reset";
+                        /** Format: date-time */
+                        expires_at: string;
+                        min_password_length: number;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiPasswordLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            email: string;
+                            role: "operator" | "client_admin" | "client_viewer";
+                            client_id: string | null;
+                        };
+                        /** @description Send it back in `x-csrf-token` with every state-changing call. */
+                        csrf_token: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiPersonas: {
+        parameters: {
+            query?: {
+                /** @description Operators: one client. */
+                client_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        personas: {
+                            id: number;
+                            client_id: string;
+                            client_name: string;
+                            name: string;
+                            kind: "photo" | "video";
+                            language: string;
+                            /** @description How many steps. */
+                            steps: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiPersonas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    kind: "photo" | "video";
+                    name?: string;
+                    language?: "en" | "fr" | "de" | "es";
+                    steps?: {
+                        /** @description Lowercase letters, digits, `_` or `-`; unique in the persona. */
+                        id: string;
+                        label: string;
+                        instructions: string;
+                        required: boolean;
+                        /** @description Framing overlay the capture app draws. */
+                        overlay: string;
+                        /** @description Whether the customer may keep a photo that fails the quality pre-check (default true); false makes them retake it. */
+                        accept_poor_quality?: boolean;
+                        /** @description The step's label and instructions in other languages: when the persona's language changes to one of them, they become the step's own. */
+                        translations?: {
+                            en?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            fr?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            de?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            es?: {
+                                label: string;
+                                instructions: string;
+                            };
+                        };
+                    }[];
+                    video_min_seconds?: number | null;
+                    video_max_seconds?: number | null;
+                    branding?: {
+                        name?: string;
+                        /** @description `#rrggbb` */
+                        colour?: string;
+                        /** @description An https:// URL. */
+                        logoUrl?: string;
+                    };
+                    /** @description The customer may pick photos or videos from the phone's gallery (default false). */
+                    allow_gallery?: boolean;
+                    /** @description The capture app asks for the customer's location and sends it with each capture (default false). */
+                    ask_location?: boolean;
+                    /** @description Photo personas: the capture app scales photos whose long side is larger (640 to 8192 px); null sends them as captured (default). */
+                    max_photo_dimension?: number | null;
+                    /** @description Operators: the persona's client (required). */
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The `personaId` of /superappToken. */
+                        id: number;
+                        client_id: string;
+                        name: string;
+                        kind: "photo" | "video";
+                        language: string;
+                        steps: {
+                            id: string;
+                            label: string;
+                            instructions: string;
+                            required: boolean;
+                            /** @description Framing overlay the capture app draws. */
+                            overlay: string;
+                            accept_poor_quality: boolean;
+                            /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                            translations?: {
+                                en?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                fr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                de?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                            };
+                        }[];
+                        video_min_seconds: number | null;
+                        video_max_seconds: number | null;
+                        branding: {
+                            name?: string;
+                            /** @description `#rrggbb` */
+                            colour?: string;
+                            logoUrl?: string;
+                        };
+                        /** @description The customer may pick media from the phone's gallery. */
+                        allow_gallery: boolean;
+                        /** @description The capture app sends the customer's location with each capture. */
+                        ask_location: boolean;
+                        max_photo_dimension: number | null;
+                        client_name: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiPersonasById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The `personaId` of /superappToken. */
+                        id: number;
+                        client_id: string;
+                        name: string;
+                        kind: "photo" | "video";
+                        language: string;
+                        steps: {
+                            id: string;
+                            label: string;
+                            instructions: string;
+                            required: boolean;
+                            /** @description Framing overlay the capture app draws. */
+                            overlay: string;
+                            accept_poor_quality: boolean;
+                            /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                            translations?: {
+                                en?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                fr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                de?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                            };
+                        }[];
+                        video_min_seconds: number | null;
+                        video_max_seconds: number | null;
+                        branding: {
+                            name?: string;
+                            /** @description `#rrggbb` */
+                            colour?: string;
+                            logoUrl?: string;
+                        };
+                        /** @description The customer may pick media from the phone's gallery. */
+                        allow_gallery: boolean;
+                        /** @description The capture app sends the customer's location with each capture. */
+                        ask_location: boolean;
+                        max_photo_dimension: number | null;
+                        client_name: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    patchPortalApiPersonasById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    language?: "en" | "fr" | "de" | "es";
+                    steps?: {
+                        /** @description Lowercase letters, digits, `_` or `-`; unique in the persona. */
+                        id: string;
+                        label: string;
+                        instructions: string;
+                        required: boolean;
+                        /** @description Framing overlay the capture app draws. */
+                        overlay: string;
+                        /** @description Whether the customer may keep a photo that fails the quality pre-check (default true); false makes them retake it. */
+                        accept_poor_quality?: boolean;
+                        /** @description The step's label and instructions in other languages: when the persona's language changes to one of them, they become the step's own. */
+                        translations?: {
+                            en?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            fr?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            de?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            es?: {
+                                label: string;
+                                instructions: string;
+                            };
+                        };
+                    }[];
+                    video_min_seconds?: number | null;
+                    video_max_seconds?: number | null;
+                    branding?: {
+                        name?: string;
+                        /** @description `#rrggbb` */
+                        colour?: string;
+                        /** @description An https:// URL. */
+                        logoUrl?: string;
+                    };
+                    /** @description The customer may pick photos or videos from the phone's gallery (default false). */
+                    allow_gallery?: boolean;
+                    /** @description The capture app asks for the customer's location and sends it with each capture (default false). */
+                    ask_location?: boolean;
+                    /** @description Photo personas: the capture app scales photos whose long side is larger (640 to 8192 px); null sends them as captured (default). */
+                    max_photo_dimension?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The `personaId` of /superappToken. */
+                        id: number;
+                        client_id: string;
+                        name: string;
+                        kind: "photo" | "video";
+                        language: string;
+                        steps: {
+                            id: string;
+                            label: string;
+                            instructions: string;
+                            required: boolean;
+                            /** @description Framing overlay the capture app draws. */
+                            overlay: string;
+                            accept_poor_quality: boolean;
+                            /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                            translations?: {
+                                en?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                fr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                de?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                            };
+                        }[];
+                        video_min_seconds: number | null;
+                        video_max_seconds: number | null;
+                        branding: {
+                            name?: string;
+                            /** @description `#rrggbb` */
+                            colour?: string;
+                            logoUrl?: string;
+                        };
+                        /** @description The customer may pick media from the phone's gallery. */
+                        allow_gallery: boolean;
+                        /** @description The capture app sends the customer's location with each capture. */
+                        ask_location: boolean;
+                        max_photo_dimension: number | null;
+                        client_name: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiPersonasByIdLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": Blob;
+                "image/jpeg": Blob;
+                "image/webp": Blob;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The `personaId` of /superappToken. */
+                        id: number;
+                        client_id: string;
+                        name: string;
+                        kind: "photo" | "video";
+                        language: string;
+                        steps: {
+                            id: string;
+                            label: string;
+                            instructions: string;
+                            required: boolean;
+                            /** @description Framing overlay the capture app draws. */
+                            overlay: string;
+                            accept_poor_quality: boolean;
+                            /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                            translations?: {
+                                en?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                fr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                de?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                            };
+                        }[];
+                        video_min_seconds: number | null;
+                        video_max_seconds: number | null;
+                        branding: {
+                            name?: string;
+                            /** @description `#rrggbb` */
+                            colour?: string;
+                            logoUrl?: string;
+                        };
+                        /** @description The customer may pick media from the phone's gallery. */
+                        allow_gallery: boolean;
+                        /** @description The capture app sends the customer's location with each capture. */
+                        ask_location: boolean;
+                        max_photo_dimension: number | null;
+                        client_name: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    deletePortalApiPersonasByIdLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The `personaId` of /superappToken. */
+                        id: number;
+                        client_id: string;
+                        name: string;
+                        kind: "photo" | "video";
+                        language: string;
+                        steps: {
+                            id: string;
+                            label: string;
+                            instructions: string;
+                            required: boolean;
+                            /** @description Framing overlay the capture app draws. */
+                            overlay: string;
+                            accept_poor_quality: boolean;
+                            /** @description The step's label and instructions in other languages than the persona's, used when its language changes to one of them. */
+                            translations?: {
+                                en?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                fr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                de?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                            };
+                        }[];
+                        video_min_seconds: number | null;
+                        video_max_seconds: number | null;
+                        branding: {
+                            name?: string;
+                            /** @description `#rrggbb` */
+                            colour?: string;
+                            logoUrl?: string;
+                        };
+                        /** @description The customer may pick media from the phone's gallery. */
+                        allow_gallery: boolean;
+                        /** @description The capture app sends the customer's location with each capture. */
+                        ask_location: boolean;
+                        max_photo_dimension: number | null;
+                        client_name: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiPersonasByIdTestLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        link_id: string;
+                        /** @description The link, shown once: `{SUPERAPP_URL}/#<token>`. */
+                        url: string;
+                        case_id: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /** @description The link as a QR code, an SVG image. */
+                        qr_svg: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAppApiLogosByFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": Blob;
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clients: {
+                            id: string;
+                            name: string;
+                            webhook_url?: string | null;
+                            /** @description How many live API keys it has. */
+                            live_keys?: number;
+                            /** Format: date-time */
+                            created_at?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Null or empty: none. */
+                    webhook_url?: string | null;
+                    /** @description The event types sent; null: every one. */
+                    webhook_events?: ("inspection.received" | "inspection.completed" | "inspection.failed" | "inspection.reviewed" | "link.opened" | "link.submitted" | "link.expired")[] | null;
+                    /** @description Operators only. */
+                    quota_per_hour?: number;
+                    /** @description Operators only. `mon-fri 08:00-18:00, sat 09:00-13:00`; null: always. */
+                    service_window?: string | null;
+                    /** @description Operators only. IANA name. */
+                    timezone?: string;
+                    link_ttl_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        client: {
+                            id: string;
+                            name: string;
+                            webhook_url: string | null;
+                            /** @description Null: every event type. */
+                            webhook_events: string[] | null;
+                            /** @description Accepted uploads per hour. */
+                            quota_per_hour: number;
+                            /** @description Hours of service; null: always. */
+                            service_window: string | null;
+                            /** @description IANA time zone the service window is read in. */
+                            timezone: string;
+                            /** @description How long an inspection link stays valid. */
+                            link_ttl_seconds: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description Live API keys, oldest first (prefixes only). */
+                            keys: {
+                                /** @description The key's visible start (`wk_live_` and 6 characters). */
+                                prefix: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description Set by a rotation: the key stops working then. */
+                                expires_at: string | null;
+                                last_used_at: string | null;
+                            }[];
+                            webhook_secret: {
+                                /** @description The visible start of the secret that signs (`whsec_` and 6). */
+                                prefix: string;
+                                previous_prefix: string | null;
+                                /** @description While a rotation grace period runs, the previous secret signs too, until then. */
+                                previous_signs_until: string | null;
+                            };
+                            /** @description Whether the caller may change the quota, service window and time zone (operators). */
+                            may_change_limits: boolean;
+                        };
+                        /** @description Shown this once. */
+                        api_key: string;
+                        /** @description Shown this once. */
+                        webhook_secret: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiClientsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        webhook_url: string | null;
+                        /** @description Null: every event type. */
+                        webhook_events: string[] | null;
+                        /** @description Accepted uploads per hour. */
+                        quota_per_hour: number;
+                        /** @description Hours of service; null: always. */
+                        service_window: string | null;
+                        /** @description IANA time zone the service window is read in. */
+                        timezone: string;
+                        /** @description How long an inspection link stays valid. */
+                        link_ttl_seconds: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description Live API keys, oldest first (prefixes only). */
+                        keys: {
+                            /** @description The key's visible start (`wk_live_` and 6 characters). */
+                            prefix: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Set by a rotation: the key stops working then. */
+                            expires_at: string | null;
+                            last_used_at: string | null;
+                        }[];
+                        webhook_secret: {
+                            /** @description The visible start of the secret that signs (`whsec_` and 6). */
+                            prefix: string;
+                            previous_prefix: string | null;
+                            /** @description While a rotation grace period runs, the previous secret signs too, until then. */
+                            previous_signs_until: string | null;
+                        };
+                        /** @description Whether the caller may change the quota, service window and time zone (operators). */
+                        may_change_limits: boolean;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    patchPortalApiClientsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Null or empty: none. */
+                    webhook_url?: string | null;
+                    /** @description The event types sent; null: every one. */
+                    webhook_events?: ("inspection.received" | "inspection.completed" | "inspection.failed" | "inspection.reviewed" | "link.opened" | "link.submitted" | "link.expired")[] | null;
+                    /** @description Operators only. */
+                    quota_per_hour?: number;
+                    /** @description Operators only. `mon-fri 08:00-18:00, sat 09:00-13:00`; null: always. */
+                    service_window?: string | null;
+                    /** @description Operators only. IANA name. */
+                    timezone?: string;
+                    link_ttl_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        webhook_url: string | null;
+                        /** @description Null: every event type. */
+                        webhook_events: string[] | null;
+                        /** @description Accepted uploads per hour. */
+                        quota_per_hour: number;
+                        /** @description Hours of service; null: always. */
+                        service_window: string | null;
+                        /** @description IANA time zone the service window is read in. */
+                        timezone: string;
+                        /** @description How long an inspection link stays valid. */
+                        link_ttl_seconds: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description Live API keys, oldest first (prefixes only). */
+                        keys: {
+                            /** @description The key's visible start (`wk_live_` and 6 characters). */
+                            prefix: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Set by a rotation: the key stops working then. */
+                            expires_at: string | null;
+                            last_used_at: string | null;
+                        }[];
+                        webhook_secret: {
+                            /** @description The visible start of the secret that signs (`whsec_` and 6). */
+                            prefix: string;
+                            previous_prefix: string | null;
+                            /** @description While a rotation grace period runs, the previous secret signs too, until then. */
+                            previous_signs_until: string | null;
+                        };
+                        /** @description Whether the caller may change the quota, service window and time zone (operators). */
+                        may_change_limits: boolean;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiClientsByIdKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Shown this once. */
+                        key: string;
+                        prefix: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiClientsByIdKeysRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long the old ones keep working (0: stop now; default 24 h, at most 30 days). */
+                    grace_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Shown this once. */
+                        key: string;
+                        prefix: string;
+                        /** Format: date-time */
+                        others_expire_at: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    deletePortalApiClientsByIdKeysByPrefix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiClientsByIdWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long the old ones keep working (0: stop now; default 24 h, at most 30 days). */
+                    grace_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Shown this once. */
+                        webhook_secret: string;
+                        previous_signs_until: string | null;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiClientsByIdWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The `webhook-id` the test was sent with. */
+                        webhook_id: string;
+                        url: string;
+                        /** Format: date-time */
+                        sent_at: string;
+                        /** @description The receiver's status; null when none came. */
+                        status_code: number | null;
+                        latency_ms: number;
+                        response_excerpt: string | null;
+                        error: string | null;
+                        outcome: "delivered" | "failed" | "refused";
+                        /** @description How many signatures it carried: 2 while a rotated secret still signs. */
+                        signatures: number;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiClientsByIdDeliveries: {
+        parameters: {
+            query?: {
+                /** @description One event type. */
+                event?: string;
+                status?: "pending" | "delivered" | "failed";
+                /** @description Created on or after this day (UTC). */
+                from?: string;
+                /** @description Created on or before this day (UTC). */
+                to?: string;
+                cursor?: string;
+                /** @description Page size, 1 to 200 (50). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            /** @description The message id, sent as `webhook-id`. */
+                            id: string;
+                            event_type: string;
+                            url: string;
+                            status: "pending" | "delivered" | "failed";
+                            attempts: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                url: string;
+                                status_code: number | null;
+                                latency_ms: number;
+                                response_excerpt: string | null;
+                                error: string | null;
+                                /** @description `delivered`, `retry`, `failed` or `refused`. */
+                                outcome: string;
+                            }[];
+                            next_attempt_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Null for a link event before its submit. */
+                            inspection_id: string | null;
+                            case_id: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiClientsByIdDeliveriesByMessageIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "queued";
+                        id: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
