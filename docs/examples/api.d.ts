@@ -6419,6 +6419,7 @@ export interface operations {
                             /** @description The user's e-mail, the API key's visible prefix, `cli` or `system`. */
                             actor: string;
                             client_id: string | null;
+                            client_name: string | null;
                             action: string;
                             object_type: string;
                             object_id: string;

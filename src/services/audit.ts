@@ -102,6 +102,7 @@ export const AuditEntry = Type.Object({
   ]),
   actor: Type.String({ description: "The user's e-mail, the API key's visible prefix, `cli` or `system`." }),
   client_id: Nullable(Type.String()),
+  client_name: Nullable(Type.String({ description: "The client's name now." })),
   action: Type.String(),
   object_type: Type.String(),
   object_id: Type.String(),
@@ -111,12 +112,13 @@ export const AuditEntry = Type.Object({
 });
 export type AuditEntry = Static<typeof AuditEntry>;
 
-export const auditEntry = (row: AuditLogRow): AuditEntry => ({
+export const auditEntry = (row: AuditLogRow & { client_name: string | null }): AuditEntry => ({
   id: row.id,
   at: new Date(row.at).toISOString(),
   actor_kind: row.actor_kind,
   actor: row.actor,
   client_id: row.client_id,
+  client_name: row.client_name,
   action: row.action,
   object_type: row.object_type,
   object_id: row.object_id,
@@ -148,22 +150,29 @@ export function auditQuery(
   order: 'newest' | 'oldest',
   after?: { at: number; id: string },
 ) {
-  let q = db.selectFrom('audit_log').selectAll();
-  if (filter.clientId !== undefined) q = q.where('client_id', '=', filter.clientId);
-  if (filter.action) q = q.where('action', '=', filter.action);
-  if (filter.actor) q = q.where('actor', '=', filter.actor);
-  if (filter.objectType) q = q.where('object_type', '=', filter.objectType);
-  if (filter.objectId) q = q.where('object_id', '=', filter.objectId);
-  if (filter.since !== undefined) q = q.where('at', '>=', filter.since);
-  if (filter.until !== undefined) q = q.where('at', '<', filter.until);
+  let q = db
+    .selectFrom('audit_log')
+    .leftJoin('clients', 'clients.id', 'audit_log.client_id')
+    .selectAll('audit_log')
+    .select('clients.name as client_name');
+  if (filter.clientId !== undefined) q = q.where('audit_log.client_id', '=', filter.clientId);
+  if (filter.action) q = q.where('audit_log.action', '=', filter.action);
+  if (filter.actor) q = q.where('audit_log.actor', '=', filter.actor);
+  if (filter.objectType) q = q.where('audit_log.object_type', '=', filter.objectType);
+  if (filter.objectId) q = q.where('audit_log.object_id', '=', filter.objectId);
+  if (filter.since !== undefined) q = q.where('audit_log.at', '>=', filter.since);
+  if (filter.until !== undefined) q = q.where('audit_log.at', '<', filter.until);
   const direction = order === 'newest' ? 'desc' : 'asc';
   if (after) {
     const beyond = order === 'newest' ? '<' : '>';
     q = q.where((eb) =>
-      eb.or([eb('at', beyond, after.at), eb.and([eb('at', '=', after.at), eb('id', beyond, after.id)])]),
+      eb.or([
+        eb('audit_log.at', beyond, after.at),
+        eb.and([eb('audit_log.at', '=', after.at), eb('audit_log.id', beyond, after.id)]),
+      ]),
     );
   }
-  return q.orderBy('at', direction).orderBy('id', direction);
+  return q.orderBy('audit_log.at', direction).orderBy('audit_log.id', direction);
 }
 
 /** Every matching entry, oldest first, in pages: for `walkaround audit export`. */

@@ -12,6 +12,7 @@ interface AuditEntry {
   actor_kind: 'user' | 'api_key' | 'cli' | 'system';
   actor: string;
   client_id: string | null;
+  client_name: string | null;
   action: string;
   object_type: string;
   object_id: string;
@@ -25,7 +26,7 @@ interface AuditPage {
 
 const FILTERS = [
   ['action', 'Action', 'client.update'],
-  ['actor', 'Who', 'e-mail, key prefix or cli'],
+  ['actor', 'Who', 'e-mail or key prefix'],
   ['object_id', 'Object id', ''],
 ] as const;
 
@@ -125,7 +126,14 @@ export function AuditPage({ query, me }: ConsoleProps) {
                   <time dateTime={entry.at}>{when(entry.at)}</time>
                   <strong>{entry.action}</strong>
                   <span>
-                    {entry.object_type} <code>{entry.object_id}</code>
+                    {entry.object_type === 'client' && entry.client_name ? (
+                      <>client {entry.client_name}</>
+                    ) : (
+                      <>
+                        {entry.object_type.replace('_', ' ')} <code>{entry.object_id}</code>
+                        {entry.client_name && <> of {entry.client_name}</>}
+                      </>
+                    )}
                   </span>
                   <span class="muted">
                     by {ACTOR_KINDS[entry.actor_kind]}
@@ -157,7 +165,14 @@ function Change({ before, after }: { before: unknown; after: unknown }) {
     (name) => before === null || after === null || JSON.stringify(b[name]) !== JSON.stringify(a[name]),
   );
   if (names.length === 0) return <p class="muted small">Nothing changed in the recorded settings.</p>;
-  const shown = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
+  const shown = (value: unknown) =>
+    value === undefined
+      ? '—'
+      : value === null
+        ? 'none'
+        : typeof value === 'string'
+          ? value
+          : JSON.stringify(value);
   return (
     <table class="audit-change">
       <thead>
