@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Two files at a time even on two cores: most integration tests wait on child processes, browsers
+    // and sockets rather than compute, and one at a time the suite took twice as long.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
