@@ -3,14 +3,15 @@
 // one transaction. Only held messages still hold their link; sent and failed ones are redacted.
 import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
+import type { Channel } from '../../ports/notifier.js';
 import { AppError } from '../../domain/errors.js';
-import { jobKeys } from '../../domain/jobs.js';
-import { recordAudit, type AuditActor } from '../audit.js';
+import type { AuditActor } from '../audit.js';
+import { missingProvider, requeueMessage } from './requeue.js';
 
 const notHeld = (reason: string) => new AppError('OUTBOX_NOT_HELD', { params: { reason } });
 
 export async function releaseHeldMessage(
-  deps: { db: Db; queue: JobQueue; now: () => number; configured: (channel: 'email' | 'sms') => boolean },
+  deps: { db: Db; queue: JobQueue; now: () => number; configured: (channel: Channel) => boolean },
   id: string,
   by: AuditActor,
 ): Promise<void> {
@@ -22,29 +23,12 @@ export async function releaseHeldMessage(
       .executeTakeFirst();
     if (!message) throw new AppError('OUTBOX_MESSAGE_NOT_FOUND', { params: { id } });
     if (message.status !== 'held') throw notHeld(`Message ${id} is ${message.status}, not held`);
-    if (!deps.configured(message.channel))
-      throw notHeld(
-        `No ${message.channel === 'email' ? 'mail server (SMTP_URL)' : 'SMS provider (SMS_PROVIDER)'} is configured`,
-      );
-    const attempt = message.attempts + 1;
-    await trx
-      .updateTable('outbox_messages')
-      .set({ status: 'pending', updated_at: deps.now() })
-      .where('id', '=', id)
-      .where('status', '=', 'held')
-      .execute();
-    await deps.queue.enqueue(trx, {
-      task: 'send-message',
-      key: jobKeys.sendMessage(id, attempt),
-      payload: { messageId: id, attempt },
-    });
-    await recordAudit(trx, deps.now(), {
-      actor: by,
-      action: 'outbox.send_held',
-      object: { type: 'outbox_message', id },
-      clientId: message.client_id,
-      before: { status: 'held' },
-      after: { status: 'pending' },
-    });
+    if (!deps.configured(message.channel)) throw notHeld(missingProvider(message.channel));
+    await requeueMessage(
+      trx,
+      deps,
+      { ...message, id, status: 'held' },
+      { by, action: 'outbox.send_held', before: { status: 'held' } },
+    );
   });
 }

@@ -3,12 +3,12 @@
 // one transaction with its audit entry. Only while it can still open something: a provider's failure
 // keeps the sealed token (services/outbox/send-message.ts), and the link must still be usable.
 import { AppError } from '../../domain/errors.js';
-import { jobKeys } from '../../domain/jobs.js';
 import { type Db, inTransaction } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { Channel } from '../../ports/notifier.js';
-import { recordAudit, type AuditActor } from '../audit.js';
+import type { AuditActor } from '../audit.js';
 import { whyClosed } from './closed.js';
+import { missingProvider, requeueMessage } from './requeue.js';
 
 const refused = (reason: string) => new AppError('OUTBOX_NOT_RESENDABLE', { params: { reason } });
 
@@ -33,33 +33,16 @@ export async function resendFailedMessage(
       .executeTakeFirst();
     if (!message) throw new AppError('OUTBOX_MESSAGE_NOT_FOUND', { params: { id } });
     if (message.status !== 'failed') throw refused(`Message ${id} is ${message.status}, not failed`);
-    if (!deps.configured(message.channel))
-      throw refused(
-        `No ${message.channel === 'email' ? 'mail server (SMTP_URL)' : 'SMS provider (SMS_PROVIDER)'} is configured`,
-      );
+    if (!deps.configured(message.channel)) throw refused(missingProvider(message.channel));
     const closed = await whyClosed({ db: trx, now: deps.now }, message);
     if (closed) throw refused(`It cannot be sent again: ${closed.reason}`);
     if (message.link_token_sealed === null)
       throw refused('It cannot be sent again: its link is no longer kept. Make a new one');
-    const attempt = message.attempts + 1;
-    await trx
-      .updateTable('outbox_messages')
-      .set({ status: 'pending', updated_at: deps.now() })
-      .where('id', '=', id)
-      .where('status', '=', 'failed')
-      .execute();
-    await deps.queue.enqueue(trx, {
-      task: 'send-message',
-      key: jobKeys.sendMessage(id, attempt),
-      payload: { messageId: id, attempt },
-    });
-    await recordAudit(trx, deps.now(), {
-      actor: by,
-      action: 'outbox.resend',
-      object: { type: 'outbox_message', id },
-      clientId: message.client_id,
-      before: { status: 'failed', attempts: message.attempts },
-      after: { status: 'pending' },
-    });
+    await requeueMessage(
+      trx,
+      deps,
+      { ...message, id, status: 'failed' },
+      { by, action: 'outbox.resend', before: { status: 'failed', attempts: message.attempts } },
+    );
   });
 }
