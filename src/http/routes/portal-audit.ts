@@ -6,9 +6,8 @@ import type { Deps } from '../../deps.js';
 import { AuditPage, listAudit } from '../../services/audit.js';
 import { requireChange } from '../../services/portal/access.js';
 import { callerPortal } from '../plugins/auth.js';
+import { dayRange } from '../schemas/days.js';
 
-const DAY_MS = 24 * 3600 * 1000;
-const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 const Text = (description: string) => Type.Optional(Type.String({ maxLength: 200, description }));
 
 const AuditQuery = Type.Object(
@@ -52,8 +51,7 @@ export const portalAuditRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
           actor: q.actor,
           objectType: q.object_type,
           objectId: q.object_id,
-          since: q.from === undefined ? undefined : dayStart(q.from),
-          until: q.to === undefined ? undefined : dayStart(q.to) + DAY_MS,
+          ...dayRange(q),
         },
         { cursor: q.cursor, limit: Math.min(Number(q.limit ?? 50), 200) },
       );

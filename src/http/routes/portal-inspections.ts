@@ -33,11 +33,11 @@ import { resendMessage, ResendAnswer } from '../../services/webhooks/deliveries.
 import { callerActor, callerPortal } from '../plugins/auth.js';
 import { binaryBody, NoBody } from '../schemas/content.js';
 import { errorResponses } from '../schemas/errors.js';
+import { dayRange, dayStart } from '../schemas/days.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 128 });
 const config = { auth: 'portalSession' } as const;
 const tags = ['Portal'];
-const DAY_MS = 24 * 3600 * 1000;
 
 const SearchQuery = Type.Object(
   {
@@ -109,7 +109,6 @@ const MEDIA = binaryBody(['image/*', 'video/*']);
 export const REPORT_RESPONSES = { 200: binaryBody(['application/pdf']), ...errorResponses('plain', 409) };
 
 /** A day (`2026-11-23`) as epoch ms at its start in UTC. */
-const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 export async function sendFile(reply: FastifyReply, file: MediaFile, cache = 'private, max-age=300') {
   void reply.header('content-type', file.mime).header('cache-control', cache);
@@ -157,6 +156,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
     },
     async (request) => {
       const q = request.query;
+      const days = dayRange(q);
       return searchInspections(deps.db, callerPortal(request), {
         clientId: q.client_id,
         caseId: q.case_id,
@@ -168,8 +168,8 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
           .map((f) => f.trim())
           .filter(Boolean),
         source: q.source,
-        from: q.from === undefined ? undefined : dayStart(q.from),
-        to: q.to === undefined ? undefined : dayStart(q.to) + DAY_MS,
+        from: days.since,
+        to: days.until,
         cursor: q.cursor,
         limit: q.limit === undefined ? undefined : Number(q.limit),
       });

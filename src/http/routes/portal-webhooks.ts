@@ -12,12 +12,11 @@ import { resendMessage, ResendAnswer } from '../../services/webhooks/deliveries.
 import { sendTestEvent, TestEventAnswer } from '../../services/webhooks/test-event.js';
 import { callerActor, callerPortal } from '../plugins/auth.js';
 import { errorResponses } from '../schemas/errors.js';
+import { dayRange } from '../schemas/days.js';
 
 const config = { auth: 'portalSession' } as const;
 const tags = ['Portal'];
-const DAY_MS = 24 * 3600 * 1000;
 const ClientId = Type.String({ minLength: 1, maxLength: 128 });
-const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 const DeliveryQuery = Type.Object(
   {
@@ -78,8 +77,7 @@ export const portalWebhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         {
           eventType: q.event,
           status: q.status,
-          since: q.from === undefined ? undefined : dayStart(q.from),
-          until: q.to === undefined ? undefined : dayStart(q.to) + DAY_MS,
+          ...dayRange(q),
         },
         { cursor: q.cursor, limit: Math.min(Number(q.limit ?? 50), 200) },
       );
