@@ -9,6 +9,7 @@ import { CLI_ACTOR } from '../../src/services/audit.js';
 import { createKey } from '../../src/services/clients.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
+import { databaseText } from '../helpers/database-text.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { PASSWORD, portalUser, seedInspection, signInAs, type PortalSession } from '../helpers/portal.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -583,9 +584,12 @@ describe.each(BACKENDS)('console clients and webhooks on %s', (backend) => {
     });
   });
 
-  it('holds no key or webhook secret the test made in any audit entry or log line', async () => {
+  it('holds no key or webhook secret the test made in the database, any audit entry or log line', async () => {
     expect(secrets.length).toBeGreaterThan(20);
     expect(logs.lines.length).toBeGreaterThan(50);
+    const stored = await databaseText(t.deps.db);
+    expect(stored).toContain(clientA); // the grep reads the rows
+    for (const secret of [...new Set(secrets), PASSWORD]) expect(stored).not.toContain(secret);
     const entries = JSON.stringify(await audit());
     const lines = logs.lines.map((line) => JSON.stringify(line)).join('\n');
     for (const secret of [...new Set(secrets), PASSWORD]) {
