@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import type { PortalRole, PortalUserRow } from '../ports/database.js';
 import {
   createPortalUser,
+  hasPassword,
   listPortalUsers,
   resetPassword,
   updatePortalUser,
@@ -33,7 +34,14 @@ const view = (user: PortalUserRow) => ({
   role: shown(user.role),
   client_id: user.client_id,
   disabled: user.disabled_at !== null,
+  /** Invited from the portal, and the set-password link not used yet: cannot sign in. */
+  invited: !hasPassword(user),
 });
+
+/** What keeps a user from signing in, for the list's text. */
+const standing = (user: PortalUserRow): string =>
+  (user.disabled_at !== null ? '  (disabled)' : '') +
+  (hasPassword(user) ? '' : '  (invited, no password yet)');
 
 const describe = (user: PortalUserRow, generated?: string): string =>
   table([
@@ -41,6 +49,7 @@ const describe = (user: PortalUserRow, generated?: string): string =>
     ['e-mail', user.email],
     ['role', shown(user.role) + (user.client_id ? ` of client ${user.client_id}` : '')],
     ...(user.disabled_at !== null ? [['disabled', when(user.disabled_at)] as [string, string]] : []),
+    ...(hasPassword(user) ? [] : [['password', 'none yet (invited)'] as [string, string]]),
     ...(generated ? [['password', `${generated} (shown this once)`] as [string, string]] : []),
   ]);
 
@@ -137,7 +146,7 @@ export function usersCommand(): Command {
             : all
                 .map(
                   (u) =>
-                    `${u.email}  ${shown(u.role)}${u.client_id ? ` of ${u.client_id}` : ''}${u.disabled_at !== null ? '  (disabled)' : ''}`,
+                    `${u.email}  ${shown(u.role)}${u.client_id ? ` of ${u.client_id}` : ''}${standing(u)}`,
                 )
                 .join('\n'),
         );

@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/adapters/db/connect.js';
+import { NO_PASSWORD } from '../../src/services/portal-users.js';
 import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';
 import { runCli } from '../helpers/process.js';
 
@@ -275,11 +277,35 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
       'viewer@example.com',
     );
     expect(reset.password.length).toBeGreaterThanOrEqual(12);
+    // A user invited from the portal who has not used the set-password link yet, as the invite leaves it.
+    await json(
+      'users',
+      'create',
+      '--email',
+      'invited@example.com',
+      '--role',
+      'client-viewer',
+      '--client',
+      clientId,
+    );
+    const database = openDatabase(environment.config.database);
+    await database.db
+      .updateTable('portal_users')
+      .set({ password_hash: NO_PASSWORD })
+      .where('email', '=', 'invited@example.com')
+      .execute();
+    await database.close();
     const listed = await json<{ users: { email: string; role: string }[] }>('users', 'list');
     expect(listed.users).toEqual([
-      expect.objectContaining({ email: 'ops@example.com', role: 'operator' }),
-      expect.objectContaining({ email: 'viewer@example.com', role: 'client-admin' }),
+      expect.objectContaining({ email: 'invited@example.com', invited: true }),
+      expect.objectContaining({ email: 'ops@example.com', role: 'operator', invited: false }),
+      expect.objectContaining({ email: 'viewer@example.com', role: 'client-admin', invited: false }),
     ]);
+    const text = await cli('users', 'list');
+    expect(text.stdout).toMatch(
+      /invited@example\.com {2}client-viewer of \S+ {2}\(invited, no password yet\)/,
+    );
+    expect(text.stdout).not.toMatch(/viewer@example\.com.*invited/);
     const unknown = await runCli(
       ['users', 'reset-password', '--email', 'nobody@example.com'],
       environment.env,
