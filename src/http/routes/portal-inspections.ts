@@ -108,8 +108,6 @@ const MEDIA = binaryBody(['image/*', 'video/*']);
 /** The PDF, or 409 while the inspection has no result to report. */
 export const REPORT_RESPONSES = { 200: binaryBody(['application/pdf']), ...errorResponses('plain', 409) };
 
-/** A day (`2026-11-23`) as epoch ms at its start in UTC. */
-
 export async function sendFile(reply: FastifyReply, file: MediaFile, cache = 'private, max-age=300') {
   void reply.header('content-type', file.mime).header('cache-control', cache);
   if (file.size !== undefined) void reply.header('accept-ranges', 'bytes');
