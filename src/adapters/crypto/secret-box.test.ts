@@ -23,7 +23,7 @@ describe('loadMasterKey', () => {
     const module = path.resolve('src/adapters/crypto/secret-box.ts');
     // Each process waits for the same moment before it loads, so that they really race.
     const at = Date.now() + 4000;
-    const script = `import { loadMasterKey } from ${JSON.stringify(module)}; while (Date.now() < ${at}); console.log(loadMasterKey(undefined, ${JSON.stringify(dir)}).toString('hex'));`;
+    const script = `import { loadMasterKey } from ${JSON.stringify(module)}; while (Date.now() < ${at}); process.stdout.write(loadMasterKey(undefined, ${JSON.stringify(dir)}).toString('hex'));`;
     const keys = await Promise.all(
       Array.from({ length: 6 }, () =>
         run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]).then((r) =>
