@@ -1,8 +1,9 @@
 // Once per test run, before any worker starts: picks the PostgreSQL and the Redis the tests use.
 //
 // PostgreSQL: `TEST_POSTGRES_URL` when set; else the server on 127.0.0.1:5432 when one answers; else a
-// throwaway embedded server, stopped and removed at the end of the run. The workers get the URL in
-// `TEST_POSTGRES_URL` (they inherit this process's environment; see ./postgres.ts).
+// throwaway embedded server, stopped and removed at the end of the run (`TEST_POSTGRES=embedded` asks
+// for that one even when a server answers). The workers get the URL in `TEST_POSTGRES_URL` (they
+// inherit this process's environment; see ./postgres.ts).
 //
 // Redis: `TEST_REDIS_URL` or `REDIS_URL` when set (it must answer), else redis://127.0.0.1:6379 when it
 // answers. The tests read it with `inject('redisUrl')`; null means none answered: the Redis tests are
@@ -81,16 +82,24 @@ async function choosePostgres(): Promise<{ stop?: () => Promise<void> }> {
     console.log(`PostgreSQL: TEST_POSTGRES_URL, ${shown(POSTGRES_ADMIN_URL)}`);
     return {};
   }
-  if (await answers(DEFAULT_POSTGRES.host, DEFAULT_POSTGRES.port)) {
+  const wanted = process.env.TEST_POSTGRES;
+  if (wanted !== undefined && wanted !== '' && wanted !== 'embedded')
+    throw new Error(
+      `TEST_POSTGRES may only be "embedded" (a throwaway server for this run); it is "${wanted}".`,
+    );
+  const forced = wanted === 'embedded';
+  if (!forced && (await answers(DEFAULT_POSTGRES.host, DEFAULT_POSTGRES.port))) {
     await checkPostgres(POSTGRES_ADMIN_URL);
     console.log(`PostgreSQL: existing server at ${DEFAULT_POSTGRES.host}:${DEFAULT_POSTGRES.port}`);
     return {};
   }
   const embedded = await startEmbeddedPostgres();
   process.env.TEST_POSTGRES_URL = embedded.url;
+  const why = forced
+    ? 'TEST_POSTGRES=embedded'
+    : `nothing answered at ${DEFAULT_POSTGRES.host}:${DEFAULT_POSTGRES.port}`;
   console.log(
-    `PostgreSQL: embedded at port ${embedded.port} (PostgreSQL ${embedded.version}, ` +
-      `nothing answered at ${DEFAULT_POSTGRES.host}:${DEFAULT_POSTGRES.port}; removed at the end of the run)`,
+    `PostgreSQL: embedded at port ${embedded.port} (PostgreSQL ${embedded.version}, ${why}; removed at the end of the run)`,
   );
   return {
     async stop() {
