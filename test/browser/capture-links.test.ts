@@ -6,7 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { cameraFile, expectAccessible, launchPhone, screenshot } from '../helpers/browser.js';
+import {
+  cameraFile,
+  controlOnlineHint,
+  expectAccessible,
+  launchPhone,
+  screenshot,
+  setNetwork,
+} from '../helpers/browser.js';
 import {
   openLink,
   screenIs,
@@ -84,6 +91,7 @@ describe.skipIf(!chromium)('capture app: link pages and options', () => {
       const phone = await launchPhone({ chromium: chromium!, camera, locale });
       try {
         const { page } = phone;
+        await controlOnlineHint(page);
         const pages: [string, string][] = [
           ['unknown', `${service.base}/app/#${'x'.repeat(43)}`],
           ['expired', `${service.base}/app/#${expired}`],
@@ -110,14 +118,11 @@ describe.skipIf(!chromium)('capture app: link pages and options', () => {
         await screenIs(page, 'welcome');
 
         // The signal goes: a banner says what happens to the photos.
-        const cdp = await phone.context.newCDPSession(page);
-        await cdp.send('Network.enable');
-        const conditions = { latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
-        await cdp.send('Network.emulateNetworkConditions', { offline: true, ...conditions });
+        await setNetwork(page, false);
         await page.waitForSelector('.offline');
         await expectAccessible(page, 'offline banner');
         await screenshot(page, `capture/${language}`, 'offline');
-        await cdp.send('Network.emulateNetworkConditions', { offline: false, ...conditions });
+        await setNetwork(page, true);
       } finally {
         await phone.close();
       }

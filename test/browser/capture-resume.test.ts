@@ -4,10 +4,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
-import { cameraFile, launchPhone, screenshot } from '../helpers/browser.js';
+import { cameraFile, controlOnlineHint, launchPhone, screenshot, setNetwork } from '../helpers/browser.js';
 import { startThrottleProxy, type ThrottleProxy } from '../helpers/throttle-proxy.js';
 import {
   openLink,
@@ -84,17 +84,6 @@ function uploadOf(calls: TusCall[], step: string): string | undefined {
   )?.location;
 }
 
-/** The browser's own idea of the network (navigator.onLine and its events), through CDP. */
-async function browserOnline(cdp: CDPSession, online: boolean) {
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: !online,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: -1,
-  });
-}
-
 describe.skipIf(!chromium)('capture app: resuming', () => {
   let service: CaptureService;
   let proxy: ThrottleProxy;
@@ -153,7 +142,7 @@ describe.skipIf(!chromium)('capture app: resuming', () => {
     try {
       const { page } = phone;
       const calls = recordTus(page);
-      const cdp = await phone.context.newCDPSession(page);
+      await controlOnlineHint(page);
       await openLink(page, proxy.url, token);
       await page.tap('button.primary');
       await screenIs(page, 'step');
@@ -168,14 +157,14 @@ describe.skipIf(!chromium)('capture app: resuming', () => {
       const upload = uploadOf(calls, 'front')!;
       await until(() => heldBytes(upload) > 512 * 1024);
       proxy.cut();
-      await browserOnline(cdp, false);
+      await setNetwork(page, false);
       await page.waitForSelector('.offline');
       await screenshot(page, 'capture/en', 'review-offline');
       await new Promise((r) => setTimeout(r, 1500));
       const beforeCut = heldBytes(upload);
       proxy.uploadBytesPerSecond = Infinity;
       proxy.restore();
-      await browserOnline(cdp, true);
+      await setNetwork(page, true);
       await submitWhenReady(page);
 
       const creations = calls.filter((c) => c.method === 'POST' && c.phase === 'request');

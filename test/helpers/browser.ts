@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { PHOTOS } from './media.js';
@@ -107,6 +107,48 @@ async function launch(
       if (!userDataDir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Lets the test say what `navigator.onLine` answers, from the page's first script on. The browser's own
+ * answer depends on the machine: Chromium says false, and fires no event, where the only interface is
+ * loopback. Install before the page loads; `setNetwork` then moves it.
+ */
+export async function controlOnlineHint(page: Page): Promise<void> {
+  await page.addInitScript({
+    content: `(() => {
+      let online = true;
+      Object.defineProperty(Navigator.prototype, 'onLine', { configurable: true, get: () => online });
+      window.__setOnline = (value) => {
+        if (value === online) return;
+        online = value;
+        dispatchEvent(new Event(value ? 'online' : 'offline'));
+      };
+    })()`,
+  });
+}
+
+const networkSessions = new WeakMap<Page, CDPSession>();
+
+/**
+ * The phone loses (or finds) its signal: requests fail (through CDP) and the browser says so
+ * (`navigator.onLine` and its event, as installed by `controlOnlineHint`).
+ */
+export async function setNetwork(page: Page, online: boolean): Promise<void> {
+  let cdp = networkSessions.get(page);
+  if (!cdp) {
+    // One session per page: the conditions a session set are its own, and go with it.
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    networkSessions.set(page, cdp);
+  }
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: !online,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  await page.evaluate(`window.__setOnline(${online})`);
 }
 
 /** Runs axe-core on the page: no serious or critical violation may remain. */

@@ -1,5 +1,6 @@
 // The capture API behind the link (docs/links.md): every call carries the link token, read from the
 // page's hash (it never travels in a URL to the server).
+import { reportReach } from './connectivity.js';
 
 export interface Step {
   id: string;
@@ -79,8 +80,10 @@ async function call<T>(
         cache: 'no-store',
       }));
   } catch {
+    reportReach(false);
     throw new LinkError('network');
   }
+  reportReach(true);
   if (response.status === 401) throw new LinkError('unknown');
   if (response.status === 410) throw new LinkError('expired');
   if (response.status === 409) throw new LinkError('submitted');

@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { LinkError, type LinkProblem } from './api.js';
 import { warmCamera } from './camera.js';
-import { useChanges, useOnline } from './hooks.js';
+import { useChanges, useOffline } from './hooks.js';
 import { chooseLanguage, translator, type Translate } from './i18n/index.js';
 import { PhotoStep } from './screens/photo-step.js';
 import { Problem } from './screens/problem.js';
@@ -28,7 +28,7 @@ export function App({ token }: { token: string | undefined }) {
   const [session, setSession] = useState<Session>();
   const [language, setLanguage] = useState(() => chooseLanguage(undefined, navigator.languages));
   const t = useMemo(() => translator(language), [language]);
-  const online = useOnline();
+  const offline = useOffline();
   useChanges(session);
 
   const open = () => {
@@ -110,7 +110,7 @@ export function App({ token }: { token: string | undefined }) {
 
   return (
     <div class="app" data-screen={screen.name}>
-      {!online && (
+      {offline && (
         <p class="offline" role="status">
           {t('offline.banner')}
         </p>

@@ -1,4 +1,5 @@
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
+import { seemsOffline, subscribeReach } from './connectivity.js';
 
 /** Re-renders whenever `source` says it changed. */
 export function useChanges(source: { subscribe(listener: () => void): () => void } | undefined): void {
@@ -6,18 +7,15 @@ export function useChanges(source: { subscribe(listener: () => void): () => void
   useEffect(() => source?.subscribe(() => bump(undefined)), [source]);
 }
 
-export function useOnline(): boolean {
-  const [online, setOnline] = useState(navigator.onLine);
+/** Whether the phone seems offline (./connectivity.ts): what the calls found, the browser's hint before. */
+export function useOffline(): boolean {
+  const [offline, setOffline] = useState(seemsOffline);
   useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    addEventListener('online', update);
-    addEventListener('offline', update);
-    return () => {
-      removeEventListener('online', update);
-      removeEventListener('offline', update);
-    };
+    const update = () => setOffline(seemsOffline());
+    update();
+    return subscribeReach(update);
   }, []);
-  return online;
+  return offline;
 }
 
 /** An object URL for `blob`, revoked when it changes or the component goes. */

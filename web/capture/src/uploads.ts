@@ -4,6 +4,7 @@
 // mobile link), the other keeps the uplink busy.
 import { Upload, type DetailedError } from 'tus-js-client';
 import { API } from './api.js';
+import { reportReach } from './connectivity.js';
 import { saveCapture, type StoredCapture } from './storage.js';
 
 export type UploadState =
@@ -37,6 +38,8 @@ export class UploadQueue {
     /** Asked when a resumed upload is gone from the server: does the server hold this capture already? */
     private readonly serverHolds: (capture: StoredCapture) => Promise<boolean>,
   ) {
+    // navigator.onLine is a hint only (./connectivity.ts): uploads try the server whatever it says, and
+    // its 'online' event just ends a backoff wait early.
     addEventListener('online', () => this.kick());
   }
 
@@ -88,7 +91,6 @@ export class UploadQueue {
 
   private kick(): void {
     clearTimeout(this.timer);
-    if (!navigator.onLine) return;
     while (this.active.size < MAX_ACTIVE && this.pending.length > 0) this.start(this.pending.shift()!, true);
   }
 
@@ -112,9 +114,11 @@ export class UploadQueue {
       urlStorage: addressKeeper(capture),
       onProgress: (sent, total) => {
         this.restarts = 0;
+        reportReach(true);
         this.set(capture.stepId, { kind: 'uploading', sent, total });
       },
       onSuccess: () => {
+        reportReach(true);
         this.active.delete(capture.stepId);
         this.finished(capture);
         this.kick();
@@ -139,6 +143,7 @@ export class UploadQueue {
     if (this.active.get(capture.stepId)?.capture !== capture) return; // replaced by a retake meanwhile
     this.active.delete(capture.stepId);
     const status = error.originalResponse?.getStatus() ?? 0;
+    reportReach(status !== 0);
     if (resumed && (status === 404 || status === 410)) {
       // The server no longer knows the upload: it finished before the answer got lost, or was swept.
       if (await this.serverHolds(capture).catch(() => false)) this.finished(capture);

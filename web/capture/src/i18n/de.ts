@@ -89,8 +89,7 @@ export const de: Catalogue = {
   'review.missing': 'Es fehlt noch: {steps}',
   'review.sendFailed':
     'Die Prüfung konnte nicht gesendet werden. Prüfen Sie Ihren Empfang und versuchen Sie es erneut.',
-  'offline.banner':
-    'Sie sind offline. Ihre Fotos bleiben auf diesem Telefon und werden hochgeladen, sobald wieder Empfang besteht.',
+  'offline.banner': 'Offline · Fotos gesichert',
   'done.title': 'Vielen Dank!',
   'done.body': '{name} hat Ihre Prüfung erhalten. Sie können diese Seite schließen.',
   'kind.photo': 'Foto',

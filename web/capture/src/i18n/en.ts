@@ -78,7 +78,7 @@ export const en = {
   'review.waitUploads': 'You can send once every photo is uploaded. Keep this page open.',
   'review.missing': 'Still needed: {steps}',
   'review.sendFailed': 'The inspection could not be sent. Check your signal and try again.',
-  'offline.banner': 'You are offline. Your photos stay on this phone and upload when the signal returns.',
+  'offline.banner': 'Offline · photos kept',
   'done.title': 'Thank you!',
   'done.body': '{name} has received your inspection. You can close this page.',
   'kind.photo': 'photo',

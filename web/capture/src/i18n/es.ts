@@ -79,8 +79,7 @@ export const es: Catalogue = {
   'review.waitUploads': 'Podrá enviar cuando todas las fotos estén subidas. Mantenga esta página abierta.',
   'review.missing': 'Aún falta: {steps}',
   'review.sendFailed': 'No se pudo enviar la inspección. Compruebe su cobertura e inténtelo de nuevo.',
-  'offline.banner':
-    'Está sin conexión. Sus fotos se quedan en este teléfono y se enviarán cuando vuelva la cobertura.',
+  'offline.banner': 'Sin conexión · fotos guardadas',
   'done.title': '¡Gracias!',
   'done.body': '{name} ha recibido su inspección. Puede cerrar esta página.',
   'kind.photo': 'foto',

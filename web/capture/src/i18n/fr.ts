@@ -87,8 +87,7 @@ export const fr: Catalogue = {
     'Vous pourrez envoyer une fois toutes les photos transférées. Gardez cette page ouverte.',
   'review.missing': 'Il manque encore : {steps}',
   'review.sendFailed': 'L’inspection n’a pas pu être envoyée. Vérifiez votre réseau et réessayez.',
-  'offline.banner':
-    'Vous êtes hors ligne. Vos photos restent sur ce téléphone et s’enverront au retour du réseau.',
+  'offline.banner': 'Hors ligne · photos gardées',
   'done.title': 'Merci !',
   'done.body': '{name} a bien reçu votre inspection. Vous pouvez fermer cette page.',
   'kind.photo': 'photo',

@@ -2,7 +2,7 @@
 // enabled once the server holds every required step.
 import { useState } from 'preact/hooks';
 import { ApiError, LinkError, type LinkProblem } from '../api.js';
-import { useFocusHeading, useObjectUrl, useOnline } from '../hooks.js';
+import { useFocusHeading, useObjectUrl, useOffline } from '../hooks.js';
 import type { Translate } from '../i18n/index.js';
 import type { Session } from '../session.js';
 import type { UploadState } from '../uploads.js';
@@ -16,7 +16,7 @@ export function Review(props: {
 }) {
   const { session, t } = props;
   const heading = useFocusHeading();
-  const online = useOnline();
+  const offline = useOffline();
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string>();
   const steps = session.steps;
@@ -62,7 +62,7 @@ export function Review(props: {
             state={session.queue.state(step.id)}
             skipped={session.progress.skipped.includes(step.id)}
             taken={session.captures.has(step.id) || session.isHeld(step.id)}
-            online={online}
+            offline={offline}
             t={t}
             onTake={() => props.onTake(index)}
           />
@@ -92,7 +92,7 @@ function Item(props: {
   state: UploadState | undefined;
   skipped: boolean;
   taken: boolean;
-  online: boolean;
+  offline: boolean;
   t: Translate;
   onTake: () => void;
 }) {
@@ -100,7 +100,7 @@ function Item(props: {
   const url = useObjectUrl(props.thumbnail);
   let status: string;
   if (!props.taken) status = props.skipped ? t('review.skipped') : t('review.notTaken');
-  else if (!props.online && state?.kind !== 'done') status = t('review.offline');
+  else if (props.offline && state?.kind !== 'done') status = t('review.offline');
   else if (!state || state.kind === 'waiting') status = t('review.waiting');
   else if (state.kind === 'uploading')
     status = t('review.uploading', { percent: Math.floor((state.sent / Math.max(1, state.total)) * 100) });
