@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { Client } from 'undici';
 import type { MediaAnalysis } from '../src/ports/analysis-pool.js';
-import type * as PoolModule from '../src/workers/analysis-pool.js';
+import type * as PoolModule from '../src/threads/analysis-pool.js';
 import { photo } from '../test/helpers/media.js';
 import { median, percentile } from './lib/stats.js';
 import { cpuTicks, startBenchProcess, stopAll, type BenchProcess } from './lib/process.js';
@@ -376,7 +376,7 @@ try {
 
   // a. ------------------------------------------------------------------------------------------------
   const { createAnalysisPool } = (await import(
-    pathToFileURL(path.resolve('dist/src/workers/analysis-pool.js')).href
+    pathToFileURL(path.resolve('dist/src/threads/analysis-pool.js')).href
   )) as typeof PoolModule;
   const workDir = path.join(scratch, 'work');
   fs.mkdirSync(workDir);
@@ -386,7 +386,7 @@ try {
     poolRuns.push(await measurePool(createAnalysisPool, images, workDir, threads));
   }
   print(
-    `a. Analysis pool (dist/src/workers/analysis-pool.js), ${POOL_IMAGES} images per run after a warm-up`,
+    `a. Analysis pool (dist/src/threads/analysis-pool.js), ${POOL_IMAGES} images per run after a warm-up`,
   );
   for (const r of poolRuns) {
     const perSecond = r.images / (r.wallMs / 1000);

@@ -42,7 +42,7 @@ import { sealLegacyOutboxTokens } from './services/outbox/seal-tokens.js';
 import { outboxBacklog } from './services/outbox/backlog.js';
 import { VERSION } from './version.js';
 import type { SessionDeps } from './services/portal/sessions.js';
-import { createQualityPool } from './workers/quality-pool.js';
+import { createQualityPool } from './threads/quality-pool.js';
 
 /** An unfinished capture upload untouched this long is dropped: a customer resumes within days, not weeks. */
 const UNFINISHED_CAPTURE_TTL_MS = 8 * 24 * 3600 * 1000;

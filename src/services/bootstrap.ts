@@ -4,11 +4,10 @@ import type { Db } from '../ports/database.js';
 import type { SafeFetch } from '../ports/outbound-fetch.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import { createClient, type CreatedClient } from './clients.js';
+import { DEMO_MARKER } from './demo-client.js';
 import { createPersona } from './personas.js';
 
 export type DemoClient = CreatedClient & { personaId: number };
-
-const DEMO_MARKER = 'demo_client';
 
 export async function createDemoClientOnce(deps: {
   db: Db;
@@ -35,14 +34,4 @@ export async function createDemoClientOnce(deps: {
       .execute();
     return { ...created, personaId: persona.id };
   });
-}
-
-/** The demo client's id, if the first start created one. */
-export async function demoClientId(db: Db): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('app_state')
-    .select('value')
-    .where('key', '=', DEMO_MARKER)
-    .executeTakeFirst();
-  return row?.value || undefined;
 }

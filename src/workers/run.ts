@@ -6,7 +6,7 @@ import { TASK_LANES, type JobPayloads, type Lane, type TaskName } from '../domai
 import type { AnalysisPool } from '../ports/analysis-pool.js';
 import type { TaskHandlers } from '../ports/job-queue.js';
 import { startHeartbeat } from '../services/worker-heartbeat.js';
-import { createAnalysisPool } from './analysis-pool.js';
+import { createAnalysisPool } from '../threads/analysis-pool.js';
 import { analyseInspectionTask } from './tasks/analyse-inspection.js';
 import { deliverWebhookTask } from './tasks/deliver-webhook.js';
 import { expireLinkTask } from './tasks/expire-link.js';

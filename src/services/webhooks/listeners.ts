@@ -6,7 +6,7 @@ import { AppError } from '../../domain/errors.js';
 import { LISTENER_TTL_MS, listenerPortOf } from '../../domain/webhooks.js';
 import type { ClientRow, Db } from '../../ports/database.js';
 import type { SecretBox } from '../../ports/secret-box.js';
-import { demoClientId } from '../bootstrap.js';
+import { demoClientId } from '../demo-client.js';
 
 export interface ListenerDeps {
   db: Db;
