@@ -29,8 +29,12 @@ export function createUploadQuota(store: LimiterStore): UploadQuota {
         await (await counterFor(perHour)).consume(clientId, 1);
         return 0;
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        throw rejection;
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        // A refused upload is no accepted one (docs/api.md#quotas-and-service-windows): the counter
+        // counted the attempt, so the point goes back. Until it does, a concurrent take may see the
+        // allowance fuller than it is and be refused too: a refusal, never an upload past the allowance.
+        await (await counterFor(perHour)).reward(clientId, 1);
+        return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       }
     },
     async giveBack(clientId, perHour) {

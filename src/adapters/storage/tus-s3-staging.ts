@@ -2,6 +2,7 @@
 // `<id>.info` object describing it), so that any api process can resume any upload: no sticky routing in
 // scale mode. Keys sit at the bucket's root beside the media (`sha256/…`), named `<link>_<step>.<random>`.
 // An hourly sweep (and one at start) aborts uploads left untouched past their time.
+import { Readable } from 'node:stream';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { S3Store } from '@tus/s3-store';
 import type { S3Settings } from '../../config.js';
@@ -52,7 +53,17 @@ export function createTusS3Staging(opts: {
       } while (token);
       return count;
     },
-    read: (id) => datastore.read(id),
+    async read(id) {
+      try {
+        return await datastore.read(id);
+      } catch (error) {
+        // An empty upload is finished at its creation, and no part is ever written: S3 has no object
+        // for it, and its bytes are none.
+        if ((error as { name?: string }).name === 'NoSuchKey' && (await datastore.getUpload(id)).size === 0)
+          return Readable.from([]);
+        throw error;
+      }
+    },
     remove: (id) => datastore.remove(id),
     async close() {
       clearInterval(sweeper);
