@@ -19,7 +19,7 @@ import { compactReading, digestOf } from '../src/domain/result/digest.js';
 import { buildApp } from '../src/http/app.js';
 import type { Tables } from '../src/ports/database.js';
 import { searchQueries, type InspectionSearch } from '../src/services/portal/search-inspections.js';
-import { createClient } from '../src/services/clients.js';
+import { createClient } from '../src/services/clients/manage.js';
 import { PASSWORD, portalUser, seedInspection } from '../test/helpers/portal.js';
 import { createPostgresDatabase } from '../test/helpers/postgres.js';
 

@@ -330,6 +330,23 @@ export interface paths {
         patch: operations["patchAppApiUploadsById"];
         trace?: never;
     };
+    "/app/api/logos/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A persona's uploaded logo, as the capture app shows it */
+        get: operations["getAppApiLogosByFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/api/session": {
         parameters: {
             query?: never;
@@ -833,23 +850,6 @@ export interface paths {
          * @description The link is shown once; its token is never stored (only its SHA-256) nor logged.
          */
         post: operations["postPortalApiPersonasByIdTestLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/app/api/logos/{file}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A persona's uploaded logo, as the capture app shows it */
-        get: operations["getAppApiLogosByFile"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4454,6 +4454,67 @@ export interface operations {
                         message: string;
                     };
                     "text/plain": string;
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAppApiLogosByFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": Blob;
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
@@ -8553,67 +8614,6 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                    };
-                };
-            };
-            /** @description An error: `message` says what went wrong (docs/errors.md). */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    getAppApiLogosByFile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                file: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": Blob;
-                };
-            };
-            /** @description An error: `message` says what went wrong (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                    };
-                };
-            };
-            /** @description An error: `message` says what went wrong (docs/errors.md). */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,7 +9,7 @@ import {
   rotateWebhookSecret,
   updateClient,
   type ClientSettings,
-} from '../services/clients.js';
+} from '../services/clients/manage.js';
 import type { ClientRow } from '../ports/database.js';
 import { CLI_ACTOR } from '../services/audit.js';
 import { print, table, when, withStorage } from './context.js';

@@ -2,7 +2,7 @@
 import { CLI_ACTOR } from '../services/audit.js';
 import { Command } from 'commander';
 import { createQueue } from '../deps.js';
-import { resendMessage } from '../services/webhooks/deliveries.js';
+import { resendMessage } from '../services/webhooks/delivery-log.js';
 import { print, withStorage } from './context.js';
 
 export function deliveriesCommand(): Command {

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import type { OutboxStatus } from '../ports/database.js';
 import { createQueue } from '../deps.js';
 import { releaseHeldMessage } from '../services/outbox/release-held.js';
-import { listOutbox, OUTBOX_STATUSES, type OutboxView } from '../services/outbox/list-outbox.js';
+import { listOutbox, OUTBOX_STATUSES, type OutboxView } from '../services/outbox/list.js';
 import { print, table, withStorage } from './context.js';
 import { oneOf, positiveInteger } from './options.js';
 

@@ -17,7 +17,7 @@ import {
   updatePersona,
   type PersonaSettings,
   type StepInput,
-} from '../services/personas.js';
+} from '../services/personas/manage.js';
 import { print, table, withStorage } from './context.js';
 import { oneOf, positiveInteger } from './options.js';
 

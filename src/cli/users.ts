@@ -10,7 +10,7 @@ import {
   listPortalUsers,
   resetPassword,
   updatePortalUser,
-} from '../services/portal-users.js';
+} from '../services/users/accounts.js';
 import { print, table, when, withStorage } from './context.js';
 import { oneOf } from './options.js';
 

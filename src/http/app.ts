@@ -22,17 +22,8 @@ import { healthRoutes } from './routes/health.js';
 import { inspectionRoutes } from './routes/inspections.js';
 import { personaRoutes } from './routes/personas.js';
 import { PORTAL_APP_DIR, portalAppRoutes } from './routes/portal-app.js';
-import { portalAuditRoutes } from './routes/portal-audit.js';
-import { portalClientRoutes } from './routes/portal-clients.js';
-import { portalInspectionRoutes } from './routes/portal-inspections.js';
-import { portalOutboxRoutes } from './routes/portal-outbox.js';
-import { portalPasswordLinkRoutes } from './routes/portal-password-links.js';
+import { PORTAL_API_PREFIX, portalApiRoutes } from './routes/portal/index.js';
 import { personaLogoRoutes } from './routes/persona-logos.js';
-import { portalPersonaRoutes } from './routes/portal-personas.js';
-import { portalSessionRoutes } from './routes/portal-session.js';
-import { portalSharedRoutes } from './routes/portal-shared.js';
-import { portalUserRoutes } from './routes/portal-users.js';
-import { portalWebhookRoutes } from './routes/portal-webhooks.js';
 import { schemaRoutes } from './routes/result-schema.js';
 import { superappTokenRoutes } from './routes/superapp-token.js';
 import { uploadRoutes } from './routes/upload.js';
@@ -104,17 +95,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     deps,
     ...(options.captureAppDir !== undefined && { appDir: options.captureAppDir }),
   });
-  await app.register(portalSessionRoutes, { deps });
-  await app.register(portalInspectionRoutes, { deps });
-  await app.register(portalSharedRoutes, { deps });
-  await app.register(portalAuditRoutes, { deps });
-  await app.register(portalOutboxRoutes, { deps });
-  await app.register(portalUserRoutes, { deps });
-  await app.register(portalPasswordLinkRoutes, { deps });
-  await app.register(portalPersonaRoutes, { deps });
   await app.register(personaLogoRoutes, { deps });
-  await app.register(portalClientRoutes, { deps });
-  await app.register(portalWebhookRoutes, { deps });
+  await app.register(portalApiRoutes, { deps, prefix: PORTAL_API_PREFIX });
   await app.register(portalAppRoutes, { root: options.portalAppDir ?? PORTAL_APP_DIR });
   await app.register(schemaRoutes);
   return app;

@@ -9,36 +9,39 @@
 import crypto from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { API_KEY_PREFIX, API_KEY_VISIBLE_CHARS, WEBHOOK_SECRET_PREFIX } from '../domain/secret-formats.js';
-import { AppError } from '../domain/errors.js';
+import type { AuditAction } from '../domain/audit-actions.js';
 import { Nullable } from '../domain/schema.js';
 import type { AuditLogRow, Db } from '../ports/database.js';
+import { decodeCursor, pageOf, pastKey, type Keyset, type PageRequest } from './keyset-pages.js';
+import { clientScope, requireChange } from './portal/access.js';
+import type { PortalCaller } from './portal/sessions.js';
 
-/** Who made a change. */
-export type AuditActor =
+/** Who made a change, and through which HTTP request when one did (its id: the log's `request_id`). */
+export type AuditActor = (
   | { kind: 'user'; id: string; email: string }
   | { kind: 'api_key'; prefix: string; apiKeyId: string }
   | { kind: 'cli' }
-  | { kind: 'system' };
+  | { kind: 'system' }
+) & { requestId?: string };
 
 export const CLI_ACTOR: AuditActor = { kind: 'cli' };
-/** A portal user, as the audit log names them. */
-export const portalActor = (caller: { userId: string; email: string }): AuditActor => ({
+/** A portal user, as the audit log names them (with the request they are making, when given). */
+export const portalActor = (caller: { userId: string; email: string; requestId?: string }): AuditActor => ({
   kind: 'user',
   id: caller.userId,
   email: caller.email,
+  ...(caller.requestId !== undefined && { requestId: caller.requestId }),
 });
 export const SYSTEM_ACTOR: AuditActor = { kind: 'system' };
 
 export interface AuditChange {
   actor: AuditActor;
-  /** `client.update`, `api_key.rotate`, `persona.create`, `user.invite`, … */
-  action: string;
+  action: AuditAction;
   object: { type: string; id: string };
   /** The client the object belongs to; null for what belongs to none (operators, signing keys). */
   clientId: string | null;
   before?: unknown;
   after?: unknown;
-  requestId?: string | undefined;
 }
 
 /** Records one change, in the transaction `db` of the change itself. */
@@ -58,7 +61,7 @@ export async function recordAudit(db: Db, now: number, change: AuditChange): Pro
       object_id: change.object.id,
       before: change.before === undefined ? null : JSON.stringify(auditSnapshot(change.before)),
       after: change.after === undefined ? null : JSON.stringify(auditSnapshot(change.after)),
-      request_id: change.requestId ?? null,
+      request_id: actor.requestId ?? null,
     })
     .execute();
 }
@@ -144,12 +147,7 @@ export interface AuditFilter {
  * Entries matching the filter, newest first, a page at a time (keyset: pass the last entry's `at` and
  * `id` as `before`), or oldest first for an export.
  */
-export function auditQuery(
-  db: Db,
-  filter: AuditFilter,
-  order: 'newest' | 'oldest',
-  after?: { at: number; id: string },
-) {
+export function auditQuery(db: Db, filter: AuditFilter, order: 'newest' | 'oldest', after?: Keyset) {
   let q = db
     .selectFrom('audit_log')
     .leftJoin('clients', 'clients.id', 'audit_log.client_id')
@@ -163,21 +161,13 @@ export function auditQuery(
   if (filter.since !== undefined) q = q.where('audit_log.at', '>=', filter.since);
   if (filter.until !== undefined) q = q.where('audit_log.at', '<', filter.until);
   const direction = order === 'newest' ? 'desc' : 'asc';
-  if (after) {
-    const beyond = order === 'newest' ? '<' : '>';
-    q = q.where((eb) =>
-      eb.or([
-        eb('audit_log.at', beyond, after.at),
-        eb.and([eb('audit_log.at', '=', after.at), eb('audit_log.id', beyond, after.id)]),
-      ]),
-    );
-  }
+  if (after) q = q.where(pastKey({ at: 'audit_log.at', id: 'audit_log.id' }, after, order));
   return q.orderBy('audit_log.at', direction).orderBy('audit_log.id', direction);
 }
 
 /** Every matching entry, oldest first, in pages: for `walkaround audit export`. */
 export async function* exportAudit(db: Db, filter: AuditFilter, pageSize = 500): AsyncGenerator<AuditEntry> {
-  let after: { at: number; id: string } | undefined;
+  let after: Keyset | undefined;
   for (;;) {
     const rows = await auditQuery(db, filter, 'oldest', after).limit(pageSize).execute();
     for (const row of rows) yield auditEntry(row);
@@ -194,27 +184,30 @@ export const AuditPage = Type.Object({
   ),
 });
 
+/**
+ * The entries the caller may read, a page at a time: an operator every client's (or the one they
+ * choose), a client admin their own client's; a viewer none (it is part of administering a client).
+ */
+export async function listAuditFor(
+  db: Db,
+  caller: PortalCaller,
+  filter: AuditFilter,
+  page: PageRequest,
+): Promise<Static<typeof AuditPage>> {
+  requireChange(caller);
+  return listAudit(db, { ...filter, clientId: clientScope(caller, filter.clientId) }, page);
+}
+
 /** A page of entries, newest first; `cursor` continues a previous page. */
 export async function listAudit(
   db: Db,
   filter: AuditFilter,
-  page: { cursor?: string | undefined; limit: number },
+  page: PageRequest,
 ): Promise<Static<typeof AuditPage>> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   const rows = await auditQuery(db, filter, 'newest', after)
     .limit(page.limit + 1)
     .execute();
-  const last = rows.length > page.limit ? rows[page.limit - 1] : undefined;
-  return {
-    entries: rows.slice(0, page.limit).map(auditEntry),
-    next_cursor: last ? Buffer.from(`${last.at}.${last.id}`).toString('base64url') : null,
-  };
-}
-
-function decodeCursor(cursor: string): { at: number; id: string } {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  const dot = text.indexOf('.');
-  const at = Number(text.slice(0, dot));
-  if (dot < 1 || !Number.isSafeInteger(at)) throw new AppError('BAD_REQUEST');
-  return { at, id: text.slice(dot + 1) };
+  const { rows: shown, next_cursor } = pageOf(rows, page.limit, (row) => row);
+  return { entries: shown.map(auditEntry), next_cursor };
 }

@@ -3,9 +3,9 @@
 import type { Db } from '../ports/database.js';
 import type { SafeFetch } from '../ports/outbound-fetch.js';
 import type { SecretBox } from '../ports/secret-box.js';
-import { createClient, type CreatedClient } from './clients.js';
+import { createClient, type CreatedClient } from './clients/manage.js';
 import { DEMO_MARKER } from './demo-client.js';
-import { createPersona } from './personas.js';
+import { createPersona } from './personas/manage.js';
 
 export type DemoClient = CreatedClient & { personaId: number };
 

@@ -4,7 +4,7 @@
 // screenshots in test-output/screenshots/console/.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CLI_ACTOR } from '../../src/services/audit.js';
-import { updateClient } from '../../src/services/clients.js';
+import { updateClient } from '../../src/services/clients/manage.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { expectAccessible, launchDesktop, screenshot, type Phone } from '../helpers/browser.js';
 import { PASSWORD, portalUser } from '../helpers/portal.js';

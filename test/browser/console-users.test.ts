@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { inTransaction } from '../../src/ports/database.js';
 import { queueLinkMessages } from '../../src/services/outbox/queue-messages.js';
-import { createPersona } from '../../src/services/personas.js';
+import { createPersona } from '../../src/services/personas/manage.js';
 import { startWorker, type RunningWorker } from '../../src/workers/run.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { expectAccessible, launchDesktop, screenshot, type Phone } from '../helpers/browser.js';

@@ -4,7 +4,7 @@ import { Migrator, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '../../src/adapters/db/connect.js';
 import { migrationProvider } from '../../src/adapters/db/migrations/index.js';
-import { getPersona, personaView } from '../../src/services/personas.js';
+import { getPersona, personaView } from '../../src/services/personas/manage.js';
 import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';
 
 const OLD_STEPS = [

@@ -11,11 +11,11 @@ import {
   revokeKeys,
   rotateKey,
   updateClient,
-} from '../../src/services/clients.js';
+} from '../../src/services/clients/manage.js';
 import { spendCredential } from '../../src/services/session-tokens.js';
-import { createPersona, listPersonas } from '../../src/services/personas.js';
+import { createPersona, listPersonas } from '../../src/services/personas/manage.js';
 import { AppError } from '../../src/domain/errors.js';
-import { createPortalUser, verifyPassword } from '../../src/services/portal-users.js';
+import { createPortalUser, verifyPassword } from '../../src/services/users/accounts.js';
 import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';
 
 type Storage = Awaited<ReturnType<typeof buildStorageDeps>>;

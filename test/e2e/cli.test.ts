@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/adapters/db/connect.js';
-import { NO_PASSWORD } from '../../src/services/portal-users.js';
+import { NO_PASSWORD } from '../../src/services/users/accounts.js';
 import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';
 import { runCli } from '../helpers/process.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InspectionResult } from '../../src/domain/result/index.js';
-import { createPersona } from '../../src/services/personas.js';
+import { createPersona } from '../../src/services/personas/manage.js';
 import { startWorker, type RunningWorker } from '../../src/workers/run.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MB, photo, syntheticStream } from '../helpers/media.js';

@@ -4,7 +4,7 @@
 // `promtool check metrics` with nothing to say.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildHealthApp } from '../../src/http/app.js';
-import { createPersona } from '../../src/services/personas.js';
+import { createPersona } from '../../src/services/personas/manage.js';
 import { hashLinkToken } from '../../src/services/links/tokens.js';
 import { startWorker, type RunningWorker } from '../../src/workers/run.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import type { DestinationStream } from '../../src/logger.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
-import { createClient, type ClientSettings } from '../../src/services/clients.js';
+import { createClient, type ClientSettings } from '../../src/services/clients/manage.js';
 import { startHeartbeat } from '../../src/services/worker-heartbeat.js';
 import { createGuardedFetch, isPrivateAddress, settingsGuard } from '../../src/adapters/fetch/safe-fetch.js';
 import { testEnvironment, type Backend, type TestEnvironment } from './backends.js';

@@ -3,7 +3,7 @@
 import { CLI_ACTOR } from '../../src/services/audit.js';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { createPersona, updatePersona, type PersonaSettings } from '../../src/services/personas.js';
+import { createPersona, updatePersona, type PersonaSettings } from '../../src/services/personas/manage.js';
 import { startWorker, type RunningWorker } from '../../src/workers/run.js';
 import { startTestApp, type TestApp } from './app.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';

@@ -9,7 +9,7 @@ import { InspectionResult } from '../../src/domain/result/index.js';
 import { summaryOf } from '../../src/domain/result/summary.js';
 import type { Deps } from '../../src/deps.js';
 import type { PortalRole } from '../../src/ports/database.js';
-import { createPortalUser } from '../../src/services/portal-users.js';
+import { createPortalUser } from '../../src/services/users/accounts.js';
 import { storeResultVersion } from '../../src/services/results/store-result.js';
 import type { TestApp } from './app.js';
 import { photo } from './media.js';

@@ -4,8 +4,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../../src/services/audit.js';
-import { rotateKey, rotateWebhookSecret, revokeKeys, updateClient } from '../../src/services/clients.js';
-import { resetPassword, updatePortalUser } from '../../src/services/portal-users.js';
+import {
+  rotateKey,
+  rotateWebhookSecret,
+  revokeKeys,
+  updateClient,
+} from '../../src/services/clients/manage.js';
+import { resetPassword, updatePortalUser } from '../../src/services/users/accounts.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { PASSWORD, portalUser, seedInspection, signInAs, type PortalSession } from '../helpers/portal.js';
@@ -43,7 +48,8 @@ describe.each(BACKENDS)('audit log on %s', (backend) => {
     return (await entries()).filter((e) => !before.has(e.id));
   }
 
-  it('records a change through the client API with the API key that made it', async () => {
+  it('records a change through the client API with the API key and the request that made it', async () => {
+    const requests: unknown[] = [];
     const created = await added(async () => {
       const res = await t.app.inject({
         method: 'POST',
@@ -52,6 +58,7 @@ describe.each(BACKENDS)('audit log on %s', (backend) => {
         payload: { kind: 'photo', name: 'Audited flow' },
       });
       expect(res.statusCode).toBe(201);
+      requests.push(res.headers['x-request-id']);
       const id = res.json<{ id: number }>().id;
       const patched = await t.app.inject({
         method: 'PATCH',
@@ -60,7 +67,9 @@ describe.each(BACKENDS)('audit log on %s', (backend) => {
         payload: { language: 'fr' },
       });
       expect(patched.statusCode).toBe(200);
+      requests.push(patched.headers['x-request-id']);
     });
+    expect(created.map((e) => e.request_id)).toEqual(requests);
     expect(created.map((e) => [e.action, e.actor_kind, e.actor, e.client_id])).toEqual([
       ['persona.create', 'api_key', clientA.apiKey.slice(0, 14), clientA.id],
       ['persona.update', 'api_key', clientA.apiKey.slice(0, 14), clientA.id],
@@ -88,6 +97,8 @@ describe.each(BACKENDS)('audit log on %s', (backend) => {
       ['webhook_secret.rotate', 'cli', 'client', clientA.id],
       ['api_key.revoke', 'cli', 'client', clientB.id],
     ]);
+    // Made by no request: the CLI calls the services.
+    expect(changes.map((e) => e.request_id)).toEqual([null, null, null, null]);
     expect(JSON.parse(changes[0]!.before!)).toMatchObject({ quota_per_hour: 1000, webhook_url: null });
     expect(JSON.parse(changes[0]!.after!)).toMatchObject({
       quota_per_hour: 77,
@@ -96,7 +107,8 @@ describe.each(BACKENDS)('audit log on %s', (backend) => {
     expect(JSON.parse(changes[1]!.after!)).toMatchObject({ new_prefix: secrets.at(-2)!.slice(0, 14) });
   });
 
-  it('records portal changes with the user who made them', async () => {
+  it('records portal changes with the user and the request that made them', async () => {
+    const requests: unknown[] = [];
     const seeded = await seedInspection(t.deps, clientA.id, { caseId: 'AUDIT-1' });
     const page = await t.app.inject({
       url: `/portal/api/inspections/${seeded.id}`,
@@ -111,6 +123,7 @@ describe.each(BACKENDS)('audit log on %s', (backend) => {
         payload: { base_version: version, decision: 'accepted', note: 'fine' },
       });
       expect(reviewed.statusCode).toBe(201);
+      requests.push(reviewed.headers['x-request-id']);
       const shared = await t.app.inject({
         method: 'POST',
         url: `/portal/api/inspections/${seeded.id}/shares`,
@@ -118,6 +131,7 @@ describe.each(BACKENDS)('audit log on %s', (backend) => {
         payload: {},
       });
       expect(shared.statusCode).toBe(201);
+      requests.push(shared.headers['x-request-id']);
       const { id, url } = shared.json<{ id: string; url: string }>();
       secrets.push(url.split('#/share/')[1]!);
       const revoked = await t.app.inject({
@@ -126,7 +140,10 @@ describe.each(BACKENDS)('audit log on %s', (backend) => {
         headers: sessions.adminA!.writeHeaders,
       });
       expect(revoked.statusCode).toBe(204);
+      requests.push(revoked.headers['x-request-id']);
     });
+    expect(requests.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(changes.map((e) => e.request_id)).toEqual(requests);
     expect(changes.map((e) => [e.action, e.actor_kind, e.actor, e.client_id])).toEqual([
       ['inspection.review', 'user', adminEmail, clientA.id],
       ['share.create', 'user', adminEmail, clientA.id],

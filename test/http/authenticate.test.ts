@@ -2,7 +2,7 @@
 import { CLI_ACTOR } from '../../src/services/audit.js';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeKeys, rotateKey } from '../../src/services/clients.js';
+import { revokeKeys, rotateKey } from '../../src/services/clients/manage.js';
 import { verifyToken } from '../../src/services/session-tokens.js';
 import { rotateSigningKey } from '../../src/services/signing-keys.js';
 import { BACKENDS } from '../helpers/backends.js';

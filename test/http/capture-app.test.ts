@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, buildHealthApp, buildUrlgenApp } from '../../src/http/app.js';
-import { createPersona } from '../../src/services/personas.js';
+import { createPersona } from '../../src/services/personas/manage.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPersona } from '../../src/services/personas.js';
+import { createPersona } from '../../src/services/personas/manage.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { photo } from '../helpers/media.js';
 

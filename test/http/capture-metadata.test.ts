@@ -5,7 +5,7 @@ import { CLI_ACTOR } from '../../src/services/audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowView } from '../../src/services/links/capture.js';
 import { hashLinkToken } from '../../src/services/links/tokens.js';
-import { createPersona, updatePersona } from '../../src/services/personas.js';
+import { createPersona, updatePersona } from '../../src/services/personas/manage.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { photo } from '../helpers/media.js';

@@ -8,7 +8,7 @@ import { linkOfToken, type FlowView } from '../../src/services/links/capture.js'
 import { storeCapture } from '../../src/services/links/captured-media.js';
 import { hashLinkToken } from '../../src/services/links/tokens.js';
 import { expireLink } from '../../src/services/links/expire-link.js';
-import { createPersona } from '../../src/services/personas.js';
+import { createPersona } from '../../src/services/personas/manage.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MB, photo } from '../helpers/media.js';

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../../src/services/audit.js';
-import { createKey } from '../../src/services/clients.js';
+import { createKey } from '../../src/services/clients/manage.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { databaseText } from '../helpers/database-text.js';

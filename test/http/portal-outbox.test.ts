@@ -11,7 +11,7 @@ import { buildDeps, type Deps } from '../../src/deps.js';
 import { buildApp } from '../../src/http/app.js';
 import { inTransaction, type OutboxMessageRow } from '../../src/ports/database.js';
 import { queueLinkMessages } from '../../src/services/outbox/queue-messages.js';
-import { createPersona } from '../../src/services/personas.js';
+import { createPersona } from '../../src/services/personas/manage.js';
 import { startWorker, type RunningWorker } from '../../src/workers/run.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateClient } from '../../src/services/clients.js';
+import { updateClient } from '../../src/services/clients/manage.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { MB, photo, syntheticFile } from '../helpers/media.js';

@@ -3,7 +3,7 @@
 // the rest 429; once blocked, even the right key is refused (docs/security.md#credentials-and-tenants).
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPersona } from '../../src/services/personas.js';
+import { createPersona } from '../../src/services/personas/manage.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 const REDIS_URL = inject('redisUrl');

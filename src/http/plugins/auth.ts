@@ -72,7 +72,12 @@ function checks(deps: Deps): Record<Credential, Check> {
         'API_KEY_REQUIRED',
       );
       request.client = owner.client;
-      request.keyActor = { kind: 'api_key', prefix: visiblePrefix(key), apiKeyId: owner.apiKeyId };
+      request.keyActor = {
+        kind: 'api_key',
+        prefix: visiblePrefix(key),
+        apiKeyId: owner.apiKeyId,
+        requestId: request.id,
+      };
     },
     async uploadToken(request) {
       const token = bearerToken(request.headers.authorization);
@@ -92,7 +97,7 @@ function checks(deps: Deps): Record<Credential, Check> {
         !csrfMatches(caller, typeof sent === 'string' ? sent : undefined)
       )
         throw new AppError('PORTAL_CSRF');
-      request.portal = caller;
+      request.portal = { ...caller, requestId: request.id };
     },
     async shareToken(request) {
       const token = request.headers['x-share-token'];

@@ -8,7 +8,7 @@ import {
   listDeliveries,
   resendMessage,
   ResendAnswer,
-} from '../../services/webhooks/deliveries.js';
+} from '../../services/webhooks/delivery-log.js';
 import { callerActor, callerClient } from '../plugins/auth.js';
 import { errorResponses } from '../schemas/errors.js';
 

@@ -7,10 +7,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
-import { uploadedLogo } from '../../services/persona-logos.js';
+import { uploadedLogo } from '../../services/personas/logos.js';
 import { binaryBody } from '../schemas/content.js';
 import { CAPTURE_PREFIX } from './capture.js';
-import { sendFile } from './portal-inspections.js';
+import { sendFile } from '../replies.js';
 
 export const personaLogoRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(

@@ -14,7 +14,7 @@ import {
   PersonaView,
   updatePersona,
   type PersonaSettings,
-} from '../../services/personas.js';
+} from '../../services/personas/manage.js';
 import { callerActor, callerClient } from '../plugins/auth.js';
 
 const Words = Type.Object(

@@ -1,5 +1,6 @@
 // Bodies that are not JSON (photos, videos, PDFs, tus chunks), described for the OpenAPI document.
 import { Type } from '@sinclair/typebox';
+import { errorResponses } from './errors.js';
 
 const Binary = Type.String({ format: 'binary' });
 
@@ -10,3 +11,6 @@ export const binaryBody = (mediaTypes: readonly string[]) => ({
 
 /** A response with no body (204, or the headers-only answers of tus). */
 export const NoBody = Type.Null({ description: 'No body.' });
+
+/** A PDF report, or 409 while the inspection has no result to report. */
+export const PDF_RESPONSES = { 200: binaryBody(['application/pdf']), ...errorResponses('plain', 409) };

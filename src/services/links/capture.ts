@@ -13,7 +13,7 @@ import { captureMetadataFromJson } from '../../domain/capture-metadata.js';
 import { AppError } from '../../domain/errors.js';
 import { Nullable } from '../../domain/schema.js';
 import { stepsFromJson, type Branding, type CaptureStep } from '../../domain/personas.js';
-import { BrandingView, captureOptionsView, CaptureOptionsView, StepView } from '../personas.js';
+import { BrandingView, captureOptionsView, CaptureOptionsView, StepView } from '../personas/manage.js';
 import { recordInspection, type RecordDeps } from '../record-inspection.js';
 import { lockOpenLink } from './captured-media.js';
 import { emitLinkEvent } from './link-events.js';

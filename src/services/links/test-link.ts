@@ -8,7 +8,7 @@ import encodeQR from 'qr';
 import { inTransaction, type Db } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import { recordAudit, type AuditActor } from '../audit.js';
-import { getPersona } from '../personas.js';
+import { getPersona } from '../personas/manage.js';
 import { openLink } from './create-link.js';
 
 export interface TestLink {

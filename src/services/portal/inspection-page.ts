@@ -7,7 +7,7 @@ import { ResultBody } from '../../domain/result/index.js';
 import { Nullable } from '../../domain/schema.js';
 import { InspectionSource, InspectionStatus } from '../inspections.js';
 import type { Db, InspectionRow } from '../../ports/database.js';
-import { DeliveryView, listDeliveries } from '../webhooks/deliveries.js';
+import { DeliveryView, listDeliveries } from '../webhooks/delivery-log.js';
 import { mayChange, visibleInspection } from './access.js';
 import type { PortalCaller } from './sessions.js';
 

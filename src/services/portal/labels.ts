@@ -4,6 +4,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { Db } from '../../ports/database.js';
+import { clientScope, requireChange } from './access.js';
+import type { PortalCaller } from './sessions.js';
 
 /** COCO object-detection annotations (https://cocodataset.org/#format-data), boxes in pixels. */
 export const CocoExport = Type.Object({
@@ -39,6 +41,19 @@ export const CocoExport = Type.Object({
   ),
 });
 export type CocoExport = Static<typeof CocoExport>;
+
+/**
+ * The reviewed photos the caller may export (those who may change things: an operator every client's, or
+ * the one they choose; a client admin their own), reviewed at or after `since` (epoch ms).
+ */
+export async function exportLabelsFor(
+  deps: { db: Db; now: () => number },
+  caller: PortalCaller,
+  chosen: { clientId?: string | undefined; since?: number | undefined },
+): Promise<CocoExport> {
+  requireChange(caller);
+  return exportLabels(deps, { clientId: clientScope(caller, chosen.clientId) ?? null, since: chosen.since });
+}
 
 /** The reviewed photos of one client (or every client: null), reviewed at or after `since` (epoch ms). */
 export async function exportLabels(

@@ -8,7 +8,9 @@ import type { ResultDigest } from '../../domain/result/digest.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { Db, InspectionRow } from '../../ports/database.js';
 import type { ByteRange, MediaStorage } from '../../ports/media-storage.js';
+import { visibleInspection } from './access.js';
 import { privacyRegions, type Box } from './privacy-regions.js';
+import type { PortalCaller } from './sessions.js';
 
 export interface MediaFile {
   body: Readable;
@@ -25,6 +27,29 @@ export type RangeRequest = { start: number; end?: number } | { suffix: number };
 /** Long side of a blurred photo: a shared view needs no more, and the blur is cheaper. */
 const BLURRED_MAX_SIDE = 1600;
 
+type FileDeps = { db: Db; storage: MediaStorage };
+
+/** The first thumbnail of an inspection the caller sees (the list's picture). */
+export async function inspectionThumbnail(
+  deps: FileDeps,
+  caller: PortalCaller,
+  id: string,
+): Promise<MediaFile> {
+  return coverThumbnail(deps.storage, await visibleInspection(deps.db, caller, id));
+}
+
+/** A photo or video of an inspection the caller sees, as received (or the asked range), or its thumbnail. */
+export async function inspectionMedia(
+  deps: FileDeps,
+  caller: PortalCaller,
+  ids: { inspectionId: string; mediaId: string },
+  variant: 'original' | 'thumbnail',
+  range?: RangeRequest,
+): Promise<MediaFile> {
+  const inspection = await visibleInspection(deps.db, caller, ids.inspectionId);
+  return mediaFile(deps, inspection, ids.mediaId, variant, { range });
+}
+
 /** The inspection's first thumbnail (the list's picture). */
 export async function coverThumbnail(storage: MediaStorage, inspection: InspectionRow): Promise<MediaFile> {
   const digest = inspection.digest === null ? undefined : (JSON.parse(inspection.digest) as ResultDigest);
@@ -37,7 +62,7 @@ export async function coverThumbnail(storage: MediaStorage, inspection: Inspecti
  * out re-encoded with the privacy regions of its result blurred (a video is not shared blurred).
  */
 export async function mediaFile(
-  deps: { db: Db; storage: MediaStorage },
+  deps: FileDeps,
   inspection: InspectionRow,
   mediaId: string,
   variant: 'original' | 'thumbnail',

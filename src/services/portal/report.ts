@@ -1,12 +1,15 @@
 // The inspection's PDF report (docs/portal.md#the-pdf-report, ADR 9): summary, flags in words, every
 // photo with its boxes drawn and its metadata, and the reviewer. Written with PDFKit, a page at a time
 // as the photos are read (one photo in memory at a time), into a stream the route sends as it grows.
+import { AppError } from '../../domain/errors.js';
 import { flagText } from '../../domain/flags.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { Db, InspectionRow } from '../../ports/database.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
+import { visibleInspection } from './access.js';
 import { renderPhoto } from './media-files.js';
 import { privacyRegions, type Box } from './privacy-regions.js';
+import type { PortalCaller } from './sessions.js';
 
 type MediaResult = InspectionResult['media'][number];
 
@@ -28,14 +31,46 @@ export interface ReportInput {
   blur: boolean;
 }
 
+type ReportDeps = { db: Db; storage: MediaStorage; now: () => number };
+
+/** A PDF to send: its file name, and the document, written as it is sent. */
+export interface PdfFile {
+  fileName: string;
+  pdf: PDFKit.PDFDocument;
+}
+
+/** The report of the inspection's latest result; PORTAL_NOT_ANALYSED until it has one. */
+export async function inspectionReport(
+  deps: ReportDeps,
+  inspection: InspectionRow,
+  options: { blur: boolean },
+): Promise<PdfFile> {
+  if (inspection.result === null || inspection.status !== 'completed')
+    throw new AppError('PORTAL_NOT_ANALYSED');
+  const client = await deps.db
+    .selectFrom('clients')
+    .select('name')
+    .where('id', '=', inspection.client_id)
+    .executeTakeFirstOrThrow();
+  const result = JSON.parse(inspection.result) as InspectionResult;
+  const pdf = await renderReport(deps, { inspection, result, clientName: client.name, blur: options.blur });
+  return { fileName: `inspection-${result.case_id.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf`, pdf };
+}
+
+/** The report of an inspection the caller sees. */
+export async function reportFor(
+  deps: ReportDeps,
+  caller: PortalCaller,
+  inspectionId: string,
+): Promise<PdfFile> {
+  return inspectionReport(deps, await visibleInspection(deps.db, caller, inspectionId), { blur: false });
+}
+
 /**
  * The report as a stream; an error while it is written destroys the stream with that error. PDFKit is
  * loaded on the first report, not with the service.
  */
-export async function renderReport(
-  deps: { db: Db; storage: MediaStorage; now: () => number },
-  input: ReportInput,
-): Promise<PDFKit.PDFDocument> {
+export async function renderReport(deps: ReportDeps, input: ReportInput): Promise<PDFKit.PDFDocument> {
   const { result } = input;
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
@@ -50,11 +85,7 @@ export async function renderReport(
   return doc;
 }
 
-async function write(
-  deps: { db: Db; storage: MediaStorage; now: () => number },
-  doc: PDFKit.PDFDocument,
-  input: ReportInput,
-): Promise<void> {
+async function write(deps: ReportDeps, doc: PDFKit.PDFDocument, input: ReportInput): Promise<void> {
   const { result, inspection } = input;
   doc.fillColor(COLOURS.text).font('Helvetica-Bold').fontSize(20).text(`Inspection ${result.case_id}`);
   doc.moveDown(0.3).font('Helvetica').fontSize(10).fillColor(COLOURS.muted);

@@ -2,6 +2,7 @@
 // inspection and corrects the damages on its photos. It is saved as a new version of the result (the
 // earlier ones stay readable), keeps who reviewed and when, and sends `inspection.reviewed` to the
 // client's webhook with the new result, in one transaction.
+import { Type, type Static } from '@sinclair/typebox';
 import { portalActor, recordAudit } from '../audit.js';
 import { AppError } from '../../domain/errors.js';
 import type { Damage } from '../../domain/result/damage-part.js';
@@ -13,16 +14,49 @@ import { emitEvent, type EmitDeps } from '../webhooks/events.js';
 import { requireChange, visibleInspection } from './access.js';
 import type { PortalCaller } from './sessions.js';
 
-export interface ReviewInput {
-  /** The version the reviewer looked at: saving fails when another version came since. */
-  base_version: number;
-  decision: 'accepted' | 'rejected' | null;
-  note?: string | null | undefined;
-  /** The damages of each photo the reviewer changed, as they left them; photos not named keep theirs. */
-  damages?: Record<string, ReviewedDamage[]> | undefined;
-}
-
-export type ReviewedDamage = Pick<Damage, 'part' | 'type' | 'severity' | 'box'> & { confidence?: number };
+/**
+ * A review as the reviewer sends it: the version they looked at (saving fails when another came since),
+ * the decision, a note, and the damages of each photo they changed, as they left them (photos not named
+ * keep theirs).
+ */
+export const ReviewInput = Type.Object(
+  {
+    base_version: Type.Integer({ minimum: 1 }),
+    decision: Type.Union([Type.Literal('accepted'), Type.Literal('rejected'), Type.Null()]),
+    note: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+    damages: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Array(
+          Type.Object(
+            {
+              part: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]),
+              type: Type.String({ minLength: 1, maxLength: 64 }),
+              severity: Type.Union([Type.Literal('minor'), Type.Literal('moderate'), Type.Literal('severe')]),
+              box: Type.Object(
+                {
+                  x: Type.Number({ minimum: 0, maximum: 1 }),
+                  y: Type.Number({ minimum: 0, maximum: 1 }),
+                  width: Type.Number({ minimum: 0, maximum: 1 }),
+                  height: Type.Number({ minimum: 0, maximum: 1 }),
+                },
+                { additionalProperties: false },
+              ),
+              confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+              source: Type.Optional(Type.Union([Type.Literal('model'), Type.Literal('reviewer')])),
+            },
+            { additionalProperties: false },
+          ),
+          { maxItems: 100 },
+        ),
+        { description: 'Per media id, the damages as the reviewer left them.' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReviewInput = Static<typeof ReviewInput>;
+type ReviewedDamage = NonNullable<ReviewInput['damages']>[string][number];
 
 export type ReviewDeps = EmitDeps & { db: Db };
 

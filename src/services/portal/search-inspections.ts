@@ -4,10 +4,10 @@
 // inspection_facts, one indexed row per fact.
 import { Type, type Static } from '@sinclair/typebox';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { AppError } from '../../domain/errors.js';
 import { compactReading, type ResultDigest } from '../../domain/result/digest.js';
 import type { Db, InspectionFactsTable, Tables } from '../../ports/database.js';
 import { Nullable } from '../../domain/schema.js';
+import { decodeCursor, encodeCursor, pastKey } from '../keyset-pages.js';
 import { InspectionSource, InspectionStatus } from '../inspections.js';
 import { clientScope } from './access.js';
 import type { PortalCaller } from './sessions.js';
@@ -117,12 +117,7 @@ export function searchQueries(db: Db, caller: Pick<PortalCaller, 'clientId'>, se
     .orderBy(order.id, 'desc')
     .limit(limit + 1);
   if (search.status) page = page.where('inspections.status', '=', search.status);
-  if (search.cursor) {
-    const [at, id] = decodeCursor(search.cursor);
-    page = page.where((eb) =>
-      eb.or([eb(order.at, '<', at), eb.and([eb(order.at, '=', at), eb(order.id, '<', id)])]),
-    );
-  }
+  if (search.cursor) page = page.where(pastKey(order, decodeCursor(search.cursor)));
   const counts = filtered()
     .select(['inspections.status', (eb) => eb.fn.countAll<number>().as('n')])
     .groupBy('inspections.status');
@@ -182,7 +177,7 @@ export async function searchInspections(
   const last = items.at(-1);
   return {
     items,
-    next_cursor: more && last ? encodeCursor(Date.parse(last.created_at), last.id) : null,
+    next_cursor: more && last ? encodeCursor({ at: Date.parse(last.created_at), id: last.id }) : null,
     counts,
   };
 }
@@ -231,15 +226,4 @@ function startsWith(column: string, prefix: string): RawBuilder<SqlBool> {
   const upper = prefix.slice(0, -1) + String.fromCodePoint(prefix.codePointAt(prefix.length - 1)! + 1);
   const ref = sql.ref(column);
   return sql<SqlBool>`(${ref} >= ${prefix} and ${ref} < ${upper} and substr(${ref}, 1, ${prefix.length}) = ${prefix})`;
-}
-
-const encodeCursor = (createdAt: number, id: string) =>
-  Buffer.from(`${createdAt}.${id}`).toString('base64url');
-
-function decodeCursor(cursor: string): [number, string] {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  const dot = text.indexOf('.');
-  const at = Number(text.slice(0, dot));
-  if (dot < 1 || !Number.isSafeInteger(at)) throw new AppError('BAD_REQUEST');
-  return [at, text.slice(dot + 1)];
 }

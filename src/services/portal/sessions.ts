@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { AppError } from '../../domain/errors.js';
 import type { AttemptLimiter } from '../../ports/attempt-limiter.js';
 import type { Db, PortalRole, PortalUserRow } from '../../ports/database.js';
-import { findPortalUser, hashPassword, hasPassword, verifyPassword } from '../portal-users.js';
+import { findPortalUser, hashPassword, hasPassword, verifyPassword } from '../users/accounts.js';
 
 export interface SessionDeps {
   db: Db;
@@ -25,6 +25,8 @@ export interface PortalCaller {
   csrfToken: string;
   /** The session, as stored (for signing out). */
   sessionHash: string;
+  /** The request the caller is making: changes record it in the audit log. */
+  requestId?: string;
 }
 
 /** How often a session's last use is written: reads stay reads between. */

@@ -4,13 +4,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../deps.js';
-import { signIn, signOut, type PortalCaller } from '../../services/portal/sessions.js';
-import { callerPortal, SESSION_COOKIE } from '../plugins/auth.js';
-import { NoBody } from '../schemas/content.js';
-import { ErrorBody } from '../schemas/errors.js';
+import type { Deps } from '../../../deps.js';
+import { signIn, signOut, type PortalCaller } from '../../../services/portal/sessions.js';
+import { callerPortal, SESSION_COOKIE } from '../../plugins/auth.js';
+import { NoBody } from '../../schemas/content.js';
+import { ErrorBody } from '../../schemas/errors.js';
 
-const PATH = '/portal/api/session';
+const PATH = '/session';
 const COOKIE_PATH = '/portal';
 
 export const Me = Type.Object({

@@ -10,7 +10,11 @@ import type { Db, OutboxKind, OutboxMessageRow, OutboxStatus } from '../../ports
 import type { Channel } from '../../ports/notifier.js';
 import { requireChange } from '../portal/access.js';
 import type { PortalCaller } from '../portal/sessions.js';
-import { OUTBOX_STATUSES } from './list-outbox.js';
+import { decodeCursor, pageOf, pastKey } from '../keyset-pages.js';
+import type { AuditActor } from '../audit.js';
+import { OUTBOX_STATUSES } from './list.js';
+import { releaseHeldMessage } from './release-held.js';
+import { resendFailedMessage } from './resend-failed.js';
 
 export const OUTBOX_KINDS: readonly OutboxKind[] = ['link', 'invitation', 'password_reset'];
 
@@ -103,25 +107,19 @@ export async function listPortalOutbox(
       'password_links.expires_at as password_expires_at',
     ]);
   if (filter.status !== undefined) query = query.where('outbox_messages.status', '=', filter.status);
-  if (filter.cursor !== undefined) {
-    const after = decodeCursor(filter.cursor);
-    query = query.where((eb) =>
-      eb.or([
-        eb('outbox_messages.created_at', '<', after.at),
-        eb.and([eb('outbox_messages.created_at', '=', after.at), eb('outbox_messages.id', '<', after.id)]),
-      ]),
+  if (filter.cursor !== undefined)
+    query = query.where(
+      pastKey({ at: 'outbox_messages.created_at', id: 'outbox_messages.id' }, decodeCursor(filter.cursor)),
     );
-  }
   const rows = await query
     .orderBy('outbox_messages.created_at', 'desc')
     .orderBy('outbox_messages.id', 'desc')
     .limit(filter.limit + 1)
     .execute();
   const now = deps.now();
-  const page = rows.slice(0, filter.limit);
-  const last = rows.length > filter.limit ? page.at(-1) : undefined;
+  const page = pageOf(rows, filter.limit, (row) => ({ at: row.created_at, id: row.id }));
   return {
-    messages: page.map((row) => {
+    messages: page.rows.map((row) => {
       const open =
         (row.link_id === null ||
           (row.link_status === 'open' && row.link_expires_at !== null && row.link_expires_at > now)) &&
@@ -137,7 +135,7 @@ export async function listPortalOutbox(
           row.status === 'failed' && deps.configured(row.channel) && row.link_token_sealed !== null && open,
       };
     }),
-    next_cursor: last ? Buffer.from(`${last.created_at}.${last.id}`).toString('base64url') : null,
+    next_cursor: page.next_cursor,
     counts,
     providers: { email: deps.configured('email'), sms: deps.configured('sms') },
   };
@@ -169,18 +167,26 @@ function messageView(
   };
 }
 
-function decodeCursor(cursor: string): { at: number; id: string } {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  const dot = text.indexOf('.');
-  const at = Number(text.slice(0, dot));
-  if (dot < 1 || !Number.isSafeInteger(at)) throw new AppError('BAD_REQUEST');
-  return { at, id: text.slice(dot + 1) };
-}
-
 /** Throws NOT_FOUND unless the caller may act on the message (a client admin: their client's only). */
-export async function requireVisibleMessage(db: Db, caller: PortalCaller, id: string): Promise<void> {
+async function requireVisibleMessage(db: Db, caller: PortalCaller, id: string): Promise<void> {
   requireChange(caller);
   let query = db.selectFrom('outbox_messages').select('id').where('id', '=', id);
   if (caller.clientId !== null) query = query.where('client_id', '=', caller.clientId);
   if (!(await query.executeTakeFirst())) throw new AppError('NOT_FOUND');
+}
+
+type ActDeps = Parameters<typeof releaseHeldMessage>[0];
+
+/** Sends a held message the caller may act on, once its channel has a provider. */
+export async function releaseHeldFor(deps: ActDeps, caller: PortalCaller, id: string, by: AuditActor) {
+  await requireVisibleMessage(deps.db, caller, id);
+  await releaseHeldMessage(deps, id, by);
+  return { id, status: 'pending' as const };
+}
+
+/** Sends a failed message the caller may act on again. */
+export async function resendFailedFor(deps: ActDeps, caller: PortalCaller, id: string, by: AuditActor) {
+  await requireVisibleMessage(deps.db, caller, id);
+  await resendFailedMessage(deps, id, by);
+  return { id, status: 'pending' as const };
 }

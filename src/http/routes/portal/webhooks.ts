@@ -4,15 +4,19 @@
 // client answers 404.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../deps.js';
-import { AppError } from '../../domain/errors.js';
-import { administeredClient } from '../../services/portal/clients.js';
-import { ClientDeliveryPage, listClientDeliveries } from '../../services/webhooks/client-deliveries.js';
-import { resendMessage, ResendAnswer } from '../../services/webhooks/deliveries.js';
-import { sendTestEvent, TestEventAnswer } from '../../services/webhooks/test-event.js';
-import { callerActor, callerPortal } from '../plugins/auth.js';
-import { errorResponses } from '../schemas/errors.js';
-import { dayRange } from '../schemas/days.js';
+import type { Deps } from '../../../deps.js';
+import { ResendAnswer } from '../../../services/webhooks/delivery-log.js';
+import {
+  ClientDeliveryPage,
+  listClientDeliveries,
+  resendFromPortal,
+  sendClientTestEvent,
+} from '../../../services/webhooks/portal.js';
+import { TestEventAnswer } from '../../../services/webhooks/test-event.js';
+import { callerActor, callerPortal } from '../../plugins/auth.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { pageFields, pageRequest } from '../../schemas/paging.js';
+import { dayRange } from '../../schemas/days.js';
 
 const config = { auth: 'portalSession' } as const;
 const tags = ['Portal'];
@@ -26,17 +30,14 @@ const DeliveryQuery = Type.Object(
     ),
     from: Type.Optional(Type.String({ format: 'date', description: 'Created on or after this day (UTC).' })),
     to: Type.Optional(Type.String({ format: 'date', description: 'Created on or before this day (UTC).' })),
-    cursor: Type.Optional(Type.String({ maxLength: 512 })),
-    limit: Type.Optional(
-      Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'Page size, 1 to 200 (50).' }),
-    ),
+    ...pageFields,
   },
   { additionalProperties: false },
 );
 
 export const portalWebhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.post(
-    '/portal/api/clients/:id/webhook/test',
+    '/clients/:id/webhook/test',
     {
       config,
       schema: {
@@ -50,14 +51,11 @@ export const portalWebhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         response: { 200: TestEventAnswer, ...errorResponses('plain', 409, 429) },
       },
     },
-    async (request) => {
-      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
-      return sendTestEvent(deps, client);
-    },
+    async (request) => sendClientTestEvent(deps, callerPortal(request), request.params.id),
   );
 
   app.get(
-    '/portal/api/clients/:id/deliveries',
+    '/clients/:id/deliveries',
     {
       config,
       schema: {
@@ -69,23 +67,23 @@ export const portalWebhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       },
     },
     async (request) => {
-      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
       const q = request.query;
       return listClientDeliveries(
         deps.db,
-        client.id,
+        callerPortal(request),
+        request.params.id,
         {
           eventType: q.event,
           status: q.status,
           ...dayRange(q),
         },
-        { cursor: q.cursor, limit: Math.min(Number(q.limit ?? 50), 200) },
+        pageRequest(q),
       );
     },
   );
 
   app.post(
-    '/portal/api/clients/:id/deliveries/:messageId/resend',
+    '/clients/:id/deliveries/:messageId/resend',
     {
       config,
       schema: {
@@ -96,15 +94,10 @@ export const portalWebhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       },
     },
     async (request, reply) => {
-      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
-      const queued = await resendMessage(
-        deps,
-        request.params.messageId,
-        { clientId: client.id },
-        callerActor(request),
-      );
-      if (!queued) throw new AppError('NOT_FOUND');
-      return reply.status(202).send({ status: 'queued', id: request.params.messageId });
+      const { id, messageId } = request.params;
+      const of = { clientId: id };
+      const queued = await resendFromPortal(deps, callerPortal(request), of, messageId, callerActor(request));
+      return reply.status(202).send(queued);
     },
   );
 };

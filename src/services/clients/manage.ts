@@ -1,15 +1,15 @@
 // Operator use cases on clients: create, update, list, revoke and rotate keys.
 import crypto from 'node:crypto';
-import { AppError } from '../domain/errors.js';
-import type { SecretBox } from '../ports/secret-box.js';
-import { type ClientRow, type Db, inTransaction } from '../ports/database.js';
-import { WEBHOOK_SECRET_PREFIX } from '../domain/secret-formats.js';
-import { isTimeZone, parseServiceWindow } from '../domain/service-window.js';
-import { EVENT_TYPES, isEventType } from '../domain/webhooks.js';
-import type { SafeFetch } from '../ports/outbound-fetch.js';
-import { issueApiKey } from './api-keys.js';
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit.js';
-import { admitWebhookUrl, isPrivateRefusal } from './webhooks/targets.js';
+import { AppError } from '../../domain/errors.js';
+import type { SecretBox } from '../../ports/secret-box.js';
+import { type ClientRow, type Db, inTransaction } from '../../ports/database.js';
+import { WEBHOOK_SECRET_PREFIX } from '../../domain/secret-formats.js';
+import { isTimeZone, parseServiceWindow } from '../../domain/service-window.js';
+import { EVENT_TYPES, isEventType } from '../../domain/webhooks.js';
+import type { SafeFetch } from '../../ports/outbound-fetch.js';
+import { issueApiKey } from '../api-keys.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit.js';
+import { admitWebhookUrl, isPrivateRefusal } from '../webhooks/targets.js';
 
 export const CLIENT_DEFAULTS = {
   quotaPerHour: 1000,
@@ -34,14 +34,15 @@ export interface CreatedClient {
   webhookSecret: string;
 }
 
-interface Deps {
+export interface ClientDeps {
   db: Db;
   secrets: SecretBox;
   now: () => number;
 }
+type Deps = ClientDeps;
 
 /** Changing settings also needs the tenant fetch, whose guard judges a webhook URL when it is given. */
-type SettingDeps = Deps & { safeFetch: Pick<SafeFetch, 'admit'> };
+export type SettingDeps = Deps & { safeFetch: Pick<SafeFetch, 'admit'> };
 
 /** A client's settings as the audit log records them (its secrets are never among them). */
 export const clientSettingsOf = (row: ClientRow) => ({

@@ -2,10 +2,10 @@
 // persona's language and customisable: name, language, ordered capture steps, video length bounds,
 // branding, and the capture options (gallery, location, photo size). Used by the CLI and the API.
 import { Type, type Static } from '@sinclair/typebox';
-import { AppError } from '../domain/errors.js';
-import { Nullable } from '../domain/schema.js';
-import { inTransaction, type Db, type PersonaRow, type PersonasTable } from '../ports/database.js';
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit.js';
+import { AppError } from '../../domain/errors.js';
+import { Nullable } from '../../domain/schema.js';
+import { inTransaction, type Db, type PersonaRow, type PersonasTable } from '../../ports/database.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit.js';
 import {
   isSupportedLanguage,
   isUploadedLogoPath,
@@ -18,7 +18,7 @@ import {
   type Branding,
   type CaptureStep,
   type PersonaKind,
-} from '../domain/personas.js';
+} from '../../domain/personas.js';
 
 /** A step as given: `accept_poor_quality` may be left out (default true). */
 export type StepInput = Omit<CaptureStep, 'accept_poor_quality'> & { accept_poor_quality?: boolean };
@@ -324,7 +324,7 @@ function checked(
     !/^https:\/\/\S+$/.test(s.branding.logoUrl) &&
     !isUploadedLogoPath(s.branding.logoUrl)
   )
-    // An uploaded logo's path is set by the portal (persona-logos.ts), never typed: the message names URLs.
+    // An uploaded logo's path is set by the portal (personas/logos.ts), never typed: the message names URLs.
     fail('branding logo must be an https:// URL');
   if (typeof s.allowGallery !== 'boolean') fail('allow_gallery must be true or false');
   if (typeof s.askLocation !== 'boolean') fail('ask_location must be true or false');

@@ -2,11 +2,11 @@
 // admin their own client's; a client viewer none (it is part of administering the client).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../deps.js';
-import { AuditPage, listAudit } from '../../services/audit.js';
-import { requireChange } from '../../services/portal/access.js';
-import { callerPortal } from '../plugins/auth.js';
-import { dayRange } from '../schemas/days.js';
+import type { Deps } from '../../../deps.js';
+import { AuditPage, listAuditFor } from '../../../services/audit.js';
+import { callerPortal } from '../../plugins/auth.js';
+import { dayRange } from '../../schemas/days.js';
+import { pageFields, pageRequest } from '../../schemas/paging.js';
 
 const Text = (description: string) => Type.Optional(Type.String({ maxLength: 200, description }));
 
@@ -19,17 +19,14 @@ const AuditQuery = Type.Object(
     object_id: Text('One object.'),
     from: Type.Optional(Type.String({ format: 'date', description: 'On or after this day (UTC).' })),
     to: Type.Optional(Type.String({ format: 'date', description: 'On or before this day (UTC).' })),
-    cursor: Type.Optional(Type.String({ maxLength: 512 })),
-    limit: Type.Optional(
-      Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'Page size, 1 to 200 (50).' }),
-    ),
+    ...pageFields,
   },
   { additionalProperties: false },
 );
 
 export const portalAuditRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
-    '/portal/api/audit',
+    '/audit',
     {
       config: { auth: 'portalSession' },
       schema: {
@@ -40,20 +37,19 @@ export const portalAuditRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       },
     },
     async (request) => {
-      const caller = callerPortal(request);
-      requireChange(caller);
       const q = request.query;
-      return listAudit(
+      return listAuditFor(
         deps.db,
+        callerPortal(request),
         {
-          clientId: caller.clientId ?? q.client_id,
+          clientId: q.client_id,
           action: q.action,
           actor: q.actor,
           objectType: q.object_type,
           objectId: q.object_id,
           ...dayRange(q),
         },
-        { cursor: q.cursor, limit: Math.min(Number(q.limit ?? 50), 200) },
+        pageRequest(q),
       );
     },
   );

@@ -1,10 +1,10 @@
 // Portal users: operators (all clients) and client users (their own client only). Passwords are hashed
 // with scrypt (Node's built-in, memory-hard KDF) and a per-user salt.
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit.js';
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { AppError } from '../domain/errors.js';
-import { inTransaction, type Db, type PortalRole, type PortalUserRow } from '../ports/database.js';
+import { AppError } from '../../domain/errors.js';
+import { inTransaction, type Db, type PortalRole, type PortalUserRow } from '../../ports/database.js';
 
 export const invalidUser = (reason: string) => new AppError('USER_INVALID', { params: { reason } });
 

@@ -4,8 +4,8 @@
 // (403).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../deps.js';
-import type { IssuedLink } from '../../services/portal/password-links.js';
+import type { Deps } from '../../../deps.js';
+import type { IssuedLink } from '../../../services/users/password-links.js';
 import {
   changeUser,
   inviteUser,
@@ -13,9 +13,9 @@ import {
   PortalUserView,
   sendPasswordLink,
   SentLink,
-} from '../../services/portal/users.js';
-import { callerPortal } from '../plugins/auth.js';
-import { errorResponses } from '../schemas/errors.js';
+} from '../../../services/users/portal.js';
+import { callerPortal } from '../../plugins/auth.js';
+import { errorResponses } from '../../schemas/errors.js';
 
 const config = { auth: 'portalSession' } as const;
 const tags = ['Portal'];
@@ -46,7 +46,7 @@ export const portalUserRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
   };
 
   app.get(
-    '/portal/api/users',
+    '/users',
     {
       config,
       schema: {
@@ -67,7 +67,7 @@ export const portalUserRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
   );
 
   app.post(
-    '/portal/api/invitations',
+    '/invitations',
     {
       config,
       schema: {
@@ -100,7 +100,7 @@ export const portalUserRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
   );
 
   app.patch(
-    '/portal/api/users/:id',
+    '/users/:id',
     {
       config,
       schema: {
@@ -129,7 +129,7 @@ export const portalUserRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
   );
 
   app.post(
-    '/portal/api/users/:id/password-link',
+    '/users/:id/password-link',
     {
       config,
       schema: {

@@ -5,16 +5,18 @@
 // limit.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../deps.js';
-import { MIN_PASSWORD_LENGTH } from '../../services/portal-users.js';
-import { openPasswordLink, setPasswordWithLink } from '../../services/portal/password-links.js';
-import { startSession } from '../../services/portal/sessions.js';
-import { Nullable } from '../../domain/schema.js';
-import { errorResponses } from '../schemas/errors.js';
-import { Me, me, setSessionCookie } from './portal-session.js';
-import { SESSION_COOKIE } from '../plugins/auth.js';
+import type { Deps } from '../../../deps.js';
+import {
+  PasswordLinkView,
+  passwordLinkView,
+  setPasswordWithLink,
+} from '../../../services/users/password-links.js';
+import { startSession } from '../../../services/portal/sessions.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { Me, me, setSessionCookie } from './session.js';
+import { SESSION_COOKIE } from '../../plugins/auth.js';
 
-const PATH = '/portal/api/password-link';
+const PATH = '/password-link';
 const tags = ['Portal'];
 /** Unknown (404), used, replaced, expired or of a disabled account (410), too many failures (429). */
 const REFUSALS = errorResponses('plain', 404, 410, 429);
@@ -35,39 +37,12 @@ export const portalPasswordLinkRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }>
         // Any value is taken: one that is not a token of ours is an unknown link (404, counted).
         headers: Type.Object({ 'x-password-token': Type.Optional(Type.String()) }),
         response: {
-          200: Type.Object({
-            email: Type.String(),
-            client_name: Nullable(Type.String({ description: 'The organisation of a client user.' })),
-            purpose: Type.Union([Type.Literal('invite'), Type.Literal('reset')]),
-            expires_at: Type.String({ format: 'date-time' }),
-            min_password_length: Type.Integer(),
-          }),
+          200: PasswordLinkView,
           ...REFUSALS,
         },
       },
     },
-    async (request) => {
-      const { link, user } = await openPasswordLink(
-        linkDeps,
-        request.headers['x-password-token'],
-        request.ip,
-      );
-      const client =
-        user.client_id === null
-          ? undefined
-          : await deps.db
-              .selectFrom('clients')
-              .select('name')
-              .where('id', '=', user.client_id)
-              .executeTakeFirst();
-      return {
-        email: user.email,
-        client_name: client?.name ?? null,
-        purpose: link.purpose,
-        expires_at: new Date(link.expires_at).toISOString(),
-        min_password_length: MIN_PASSWORD_LENGTH,
-      };
-    },
+    async (request) => passwordLinkView(linkDeps, request.headers['x-password-token'], request.ip),
   );
 
   app.post(

@@ -7,11 +7,24 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../../domain/errors.js';
 import { Nullable } from '../../domain/schema.js';
 import { WEBHOOK_SECRET_PREFIX } from '../../domain/secret-formats.js';
+import { visiblePrefix } from '../../domain/secret-formats.js';
 import type { ClientRow, Db } from '../../ports/database.js';
 import type { SecretBox } from '../../ports/secret-box.js';
-import { listClients, type ClientSettings } from '../clients.js';
-import { requireChange } from './access.js';
-import type { PortalCaller } from './sessions.js';
+import type { AuditActor } from '../audit.js';
+import {
+  createClient,
+  createKey,
+  listClients,
+  revokeKeys,
+  rotateKey,
+  rotateWebhookSecret,
+  updateClient,
+  type ClientDeps,
+  type ClientSettings,
+  type SettingDeps,
+} from './manage.js';
+import { requireChange } from '../portal/access.js';
+import type { PortalCaller } from '../portal/sessions.js';
 
 /** Characters of a webhook secret shown after `whsec_`, as many as of an API key after `wk_live_`. */
 const SECRET_VISIBLE_CHARS = WEBHOOK_SECRET_PREFIX.length + 6;
@@ -173,4 +186,91 @@ export function settingsOf(caller: Pick<PortalCaller, 'role'>, body: SettingsBod
     ...(body.timezone !== undefined && { timezone: body.timezone }),
     ...(body.link_ttl_seconds !== undefined && { linkTtlSeconds: body.link_ttl_seconds }),
   };
+}
+
+/** How long replaced keys and secrets keep working when the caller does not say (24 h), and at most. */
+export const DEFAULT_GRACE_SECONDS = 24 * 3600;
+export const MAX_GRACE_SECONDS = 30 * 24 * 3600;
+
+/** A new client (operators only), with its API key and webhook secret, shown this once. */
+export async function createPortalClient(
+  deps: SettingDeps,
+  caller: PortalCaller,
+  body: SettingsBody & { name: string },
+  by: AuditActor,
+) {
+  requireOperator(caller);
+  const settings = settingsOf(caller, body);
+  const created = await createClient(deps, { ...settings, name: settings.name ?? body.name }, by);
+  return {
+    client: await clientView(deps, caller, created.client),
+    api_key: created.apiKey,
+    webhook_secret: created.webhookSecret,
+  };
+}
+
+/** A client the caller administers, as the console shows it. */
+export async function portalClient(deps: ClientDeps, caller: PortalCaller, id: string): Promise<ClientView> {
+  return clientView(deps, caller, await administeredClient(deps.db, caller, id));
+}
+
+/** Changes the settings the caller may change; answers the client as it now is. */
+export async function changePortalClient(
+  deps: SettingDeps,
+  caller: PortalCaller,
+  id: string,
+  body: SettingsBody,
+  by: AuditActor,
+): Promise<ClientView> {
+  const client = await administeredClient(deps.db, caller, id);
+  return clientView(deps, caller, await updateClient(deps, client.id, settingsOf(caller, body), by));
+}
+
+/** One more API key of a client the caller administers (shown this once). */
+export async function addPortalKey(deps: ClientDeps, caller: PortalCaller, id: string, by: AuditActor) {
+  const client = await administeredClient(deps.db, caller, id);
+  return createKey(deps, client.id, by);
+}
+
+/** A new API key; the live ones stop after the grace period. */
+export async function rotatePortalKey(
+  deps: ClientDeps,
+  caller: PortalCaller,
+  id: string,
+  graceSeconds: number | undefined,
+  by: AuditActor,
+) {
+  const client = await administeredClient(deps.db, caller, id);
+  const grace = graceSeconds ?? DEFAULT_GRACE_SECONDS;
+  // One clock reading, so the time answered is the one the service sets.
+  const now = deps.now();
+  const key = await rotateKey({ db: deps.db, now: () => now }, client.id, grace, by);
+  return { key, prefix: visiblePrefix(key), others_expire_at: iso(now + grace * 1000) };
+}
+
+/** Revokes one API key of a client the caller administers, by its prefix. */
+export async function revokePortalKey(
+  deps: ClientDeps,
+  caller: PortalCaller,
+  id: string,
+  prefix: string,
+  by: AuditActor,
+): Promise<void> {
+  const client = await administeredClient(deps.db, caller, id);
+  await revokeKeys(deps, client.id, prefix, by);
+}
+
+/** A new webhook secret (shown this once); the old one also signs for the grace period. */
+export async function rotatePortalWebhookSecret(
+  deps: ClientDeps,
+  caller: PortalCaller,
+  id: string,
+  graceSeconds: number | undefined,
+  by: AuditActor,
+) {
+  const client = await administeredClient(deps.db, caller, id);
+  const grace = graceSeconds ?? DEFAULT_GRACE_SECONDS;
+  const now = deps.now();
+  const secret = await rotateWebhookSecret({ ...deps, now: () => now }, client.id, grace, by);
+  return { webhook_secret: secret, previous_signs_until: grace > 0 ? iso(now + grace * 1000) : null };
 }

@@ -5,36 +5,29 @@
 // in clear only in the answer that makes it.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../deps.js';
-import { Nullable } from '../../domain/schema.js';
-import { visiblePrefix } from '../../domain/secret-formats.js';
-import { EVENT_TYPES } from '../../domain/webhooks.js';
+import type { Deps } from '../../../deps.js';
+import { Nullable } from '../../../domain/schema.js';
+import { EVENT_TYPES } from '../../../domain/webhooks.js';
 import {
-  createClient,
-  createKey,
-  revokeKeys,
-  rotateKey,
-  rotateWebhookSecret,
-  updateClient,
-} from '../../services/clients.js';
-import {
-  administeredClient,
+  addPortalKey,
+  changePortalClient,
   ClientSummary,
   ClientView,
-  clientView,
+  createPortalClient,
+  MAX_GRACE_SECONDS,
+  portalClient,
   portalClients,
-  requireOperator,
-  settingsOf,
-} from '../../services/portal/clients.js';
-import { callerActor, callerPortal } from '../plugins/auth.js';
-import { NoBody } from '../schemas/content.js';
-import { errorResponses } from '../schemas/errors.js';
+  revokePortalKey,
+  rotatePortalKey,
+  rotatePortalWebhookSecret,
+} from '../../../services/clients/portal.js';
+import { callerActor, callerPortal } from '../../plugins/auth.js';
+import { NoBody } from '../../schemas/content.js';
+import { errorResponses } from '../../schemas/errors.js';
 
 const config = { auth: 'portalSession' } as const;
 const tags = ['Portal'];
 const ClientId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) });
-const MAX_GRACE_SECONDS = 30 * 24 * 3600;
-const DEFAULT_GRACE_SECONDS = 24 * 3600;
 
 const Grace = Type.Object(
   {
@@ -72,7 +65,7 @@ const SettingsBody = Type.Partial(Settings, { additionalProperties: false, minPr
 
 export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
-    '/portal/api/clients',
+    '/clients',
     {
       config,
       schema: {
@@ -88,7 +81,7 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   );
 
   app.post(
-    '/portal/api/clients',
+    '/clients',
     {
       config,
       schema: {
@@ -104,25 +97,14 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         },
       },
     },
-    async (request, reply) => {
-      const caller = callerPortal(request);
-      requireOperator(caller);
-      const settings = settingsOf(caller, request.body);
-      const created = await createClient(
-        deps,
-        { ...settings, name: settings.name ?? request.body.name },
-        callerActor(request),
-      );
-      return reply.status(201).send({
-        client: await clientView(deps, caller, created.client),
-        api_key: created.apiKey,
-        webhook_secret: created.webhookSecret,
-      });
-    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await createPortalClient(deps, callerPortal(request), request.body, callerActor(request))),
   );
 
   app.get(
-    '/portal/api/clients/:id',
+    '/clients/:id',
     {
       config,
       schema: {
@@ -132,14 +114,11 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         response: { 200: ClientView },
       },
     },
-    async (request) => {
-      const caller = callerPortal(request);
-      return clientView(deps, caller, await administeredClient(deps.db, caller, request.params.id));
-    },
+    async (request) => portalClient(deps, callerPortal(request), request.params.id),
   );
 
   app.patch(
-    '/portal/api/clients/:id',
+    '/clients/:id',
     {
       config,
       schema: {
@@ -150,16 +129,12 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         response: { 200: ClientView },
       },
     },
-    async (request) => {
-      const caller = callerPortal(request);
-      const client = await administeredClient(deps.db, caller, request.params.id);
-      const row = await updateClient(deps, client.id, settingsOf(caller, request.body), callerActor(request));
-      return clientView(deps, caller, row);
-    },
+    async (request) =>
+      changePortalClient(deps, callerPortal(request), request.params.id, request.body, callerActor(request)),
   );
 
   app.post(
-    '/portal/api/clients/:id/keys',
+    '/clients/:id/keys',
     {
       config,
       schema: {
@@ -173,14 +148,14 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         },
       },
     },
-    async (request, reply) => {
-      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
-      return reply.status(201).send(await createKey(deps, client.id, callerActor(request)));
-    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await addPortalKey(deps, callerPortal(request), request.params.id, callerActor(request))),
   );
 
   app.post(
-    '/portal/api/clients/:id/keys/rotate',
+    '/clients/:id/keys/rotate',
     {
       config,
       schema: {
@@ -198,18 +173,15 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       },
     },
     async (request, reply) => {
-      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
-      const grace = request.body.grace_seconds ?? DEFAULT_GRACE_SECONDS;
-      // One clock reading, so the time answered is the one the service sets.
-      const now = deps.now();
-      const key = await rotateKey({ db: deps.db, now: () => now }, client.id, grace, callerActor(request));
-      const othersExpireAt = new Date(now + grace * 1000).toISOString();
-      return reply.status(201).send({ key, prefix: visiblePrefix(key), others_expire_at: othersExpireAt });
+      const { id } = request.params;
+      const grace = request.body.grace_seconds;
+      const key = await rotatePortalKey(deps, callerPortal(request), id, grace, callerActor(request));
+      return reply.status(201).send(key);
     },
   );
 
   app.delete(
-    '/portal/api/clients/:id/keys/:prefix',
+    '/clients/:id/keys/:prefix',
     {
       config,
       schema: {
@@ -223,14 +195,14 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       },
     },
     async (request, reply) => {
-      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
-      await revokeKeys(deps, client.id, request.params.prefix, callerActor(request));
+      const { id, prefix } = request.params;
+      await revokePortalKey(deps, callerPortal(request), id, prefix, callerActor(request));
       return reply.status(204).send(null);
     },
   );
 
   app.post(
-    '/portal/api/clients/:id/webhook/secret',
+    '/clients/:id/webhook/secret',
     {
       config,
       schema: {
@@ -247,17 +219,16 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       },
     },
     async (request, reply) => {
-      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
-      const grace = request.body.grace_seconds ?? DEFAULT_GRACE_SECONDS;
-      const now = deps.now();
-      const secret = await rotateWebhookSecret(
-        { db: deps.db, secrets: deps.secrets, now: () => now },
-        client.id,
+      const { id } = request.params;
+      const grace = request.body.grace_seconds;
+      const secret = await rotatePortalWebhookSecret(
+        deps,
+        callerPortal(request),
+        id,
         grace,
         callerActor(request),
       );
-      const until = grace > 0 ? new Date(now + grace * 1000).toISOString() : null;
-      return reply.status(201).send({ webhook_secret: secret, previous_signs_until: until });
+      return reply.status(201).send(secret);
     },
   );
 };

@@ -3,18 +3,18 @@
 // message, a client admin their own client's (another client's answers 404), a viewer none (403).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../deps.js';
-import { OUTBOX_STATUSES } from '../../services/outbox/list-outbox.js';
+import type { Deps } from '../../../deps.js';
+import { OUTBOX_STATUSES } from '../../../services/outbox/list.js';
 import {
   listPortalOutbox,
   OUTBOX_KINDS,
   PortalOutboxPage,
-  requireVisibleMessage,
-} from '../../services/outbox/portal-outbox.js';
-import { releaseHeldMessage } from '../../services/outbox/release-held.js';
-import { resendFailedMessage } from '../../services/outbox/resend-failed.js';
-import { callerActor, callerPortal } from '../plugins/auth.js';
-import { errorResponses } from '../schemas/errors.js';
+  releaseHeldFor,
+  resendFailedFor,
+} from '../../../services/outbox/portal.js';
+import { callerActor, callerPortal } from '../../plugins/auth.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { pageFields, pageRequest } from '../../schemas/paging.js';
 
 const config = { auth: 'portalSession' } as const;
 const tags = ['Portal'];
@@ -25,10 +25,7 @@ const OutboxQuery = Type.Object(
     client_id: Type.Optional(Type.String({ maxLength: 128, description: 'Operators: one client only.' })),
     status: Type.Optional(literals(OUTBOX_STATUSES)),
     kind: Type.Optional(literals(OUTBOX_KINDS)),
-    cursor: Type.Optional(Type.String({ maxLength: 512 })),
-    limit: Type.Optional(
-      Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'Page size, 1 to 200 (50).' }),
-    ),
+    ...pageFields,
   },
   { additionalProperties: false },
 );
@@ -44,7 +41,7 @@ export const portalOutboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   };
 
   app.get(
-    '/portal/api/outbox',
+    '/outbox',
     {
       config,
       schema: {
@@ -60,14 +57,13 @@ export const portalOutboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         clientId: q.client_id,
         status: q.status as (typeof OUTBOX_STATUSES)[number] | undefined,
         kind: q.kind as (typeof OUTBOX_KINDS)[number] | undefined,
-        cursor: q.cursor,
-        limit: Math.min(Number(q.limit ?? 50), 200),
+        ...pageRequest(q),
       });
     },
   );
 
   app.post(
-    '/portal/api/outbox/:id/send',
+    '/outbox/:id/send',
     {
       config,
       schema: {
@@ -78,15 +74,16 @@ export const portalOutboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         response: { 202: Queued, ...errorResponses('plain', 409) },
       },
     },
-    async (request, reply) => {
-      await requireVisibleMessage(deps.db, callerPortal(request), request.params.id);
-      await releaseHeldMessage(outboxDeps, request.params.id, callerActor(request));
-      return reply.status(202).send({ id: request.params.id, status: 'pending' as const });
-    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(
+          await releaseHeldFor(outboxDeps, callerPortal(request), request.params.id, callerActor(request)),
+        ),
   );
 
   app.post(
-    '/portal/api/outbox/:id/resend',
+    '/outbox/:id/resend',
     {
       config,
       schema: {
@@ -97,10 +94,11 @@ export const portalOutboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         response: { 202: Queued, ...errorResponses('plain', 409) },
       },
     },
-    async (request, reply) => {
-      await requireVisibleMessage(deps.db, callerPortal(request), request.params.id);
-      await resendFailedMessage(outboxDeps, request.params.id, callerActor(request));
-      return reply.status(202).send({ id: request.params.id, status: 'pending' as const });
-    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(
+          await resendFailedFor(outboxDeps, callerPortal(request), request.params.id, callerActor(request)),
+        ),
   );
 };

@@ -19,10 +19,10 @@ import {
   updatePortalUser,
   userObject,
   userView,
-} from '../portal-users.js';
-import { requireChange } from './access.js';
+} from './accounts.js';
+import { requireChange } from '../portal/access.js';
 import { issuePasswordLink, type IssuedLink, type PasswordLinkDeps } from './password-links.js';
-import type { PortalCaller } from './sessions.js';
+import type { PortalCaller } from '../portal/sessions.js';
 
 const Role = Type.Union([
   Type.Literal('operator'),

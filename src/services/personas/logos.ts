@@ -6,12 +6,12 @@
 // (`/app/api/logos/<sha256>.png`), which the capture app loads from its own origin.
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { AppError } from '../domain/errors.js';
-import { uploadedLogoPath, type Branding } from '../domain/personas.js';
-import { inTransaction, type Db, type PersonaRow } from '../ports/database.js';
-import type { MediaStorage } from '../ports/media-storage.js';
-import { recordAudit, type AuditActor } from './audit.js';
-import { getPersona, personaView } from './personas.js';
+import { AppError } from '../../domain/errors.js';
+import { uploadedLogoPath, type Branding } from '../../domain/personas.js';
+import { inTransaction, type Db, type PersonaRow } from '../../ports/database.js';
+import type { MediaStorage } from '../../ports/media-storage.js';
+import { recordAudit, type AuditActor } from '../audit.js';
+import { getPersona, personaView } from './manage.js';
 
 /** Largest logo file accepted: a logo is a few kilobytes; this leaves room for a large photo-like PNG. */
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
@@ -22,7 +22,7 @@ export const LOGO_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as con
 const LOGO_MAX_INPUT_PIXELS = 40_000_000;
 const LOGO_BOX = { width: 1024, height: 512 };
 
-interface LogoDeps {
+export interface LogoDeps {
   db: Db;
   storage: MediaStorage;
   now: () => number;

@@ -4,23 +4,14 @@
 // caller's client answers 404, as if it did not exist.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
-import type { Deps } from '../../deps.js';
-import { AppError } from '../../domain/errors.js';
-import { SEARCH_FLAGS } from '../../domain/result/digest.js';
-import type { InspectionResult } from '../../domain/result/index.js';
-import { requireChange, visibleInspection } from '../../services/portal/access.js';
-import { inspectionPage, InspectionPageView } from '../../services/portal/inspection-page.js';
-import { CocoExport, exportLabels } from '../../services/portal/labels.js';
-import {
-  coverThumbnail,
-  mediaFile,
-  type MediaFile,
-  type RangeRequest,
-} from '../../services/portal/media-files.js';
-import { renderReport } from '../../services/portal/report.js';
-import { saveReview } from '../../services/portal/review.js';
-import { InspectionPage, searchInspections } from '../../services/portal/search-inspections.js';
+import type { Deps } from '../../../deps.js';
+import { SEARCH_FLAGS } from '../../../domain/result/digest.js';
+import { inspectionPage, InspectionPageView } from '../../../services/portal/inspection-page.js';
+import { CocoExport, exportLabelsFor } from '../../../services/portal/labels.js';
+import { inspectionMedia, inspectionThumbnail } from '../../../services/portal/media-files.js';
+import { reportFor } from '../../../services/portal/report.js';
+import { ReviewInput, saveReview } from '../../../services/portal/review.js';
+import { InspectionPage, searchInspections } from '../../../services/portal/search-inspections.js';
 import {
   createShare,
   listShares,
@@ -28,12 +19,15 @@ import {
   NewShare,
   revokeShare,
   ShareView,
-} from '../../services/portal/shares.js';
-import { resendMessage, ResendAnswer } from '../../services/webhooks/deliveries.js';
-import { callerActor, callerPortal } from '../plugins/auth.js';
-import { binaryBody, NoBody } from '../schemas/content.js';
-import { errorResponses } from '../schemas/errors.js';
-import { dayRange, dayStart } from '../schemas/days.js';
+} from '../../../services/portal/shares.js';
+import { ResendAnswer } from '../../../services/webhooks/delivery-log.js';
+import { resendFromPortal } from '../../../services/webhooks/portal.js';
+import { callerActor, callerPortal } from '../../plugins/auth.js';
+import { rangeOf, sendFile, sendPdf } from '../../replies.js';
+import { binaryBody, NoBody, PDF_RESPONSES } from '../../schemas/content.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { pageFields, pageRequest } from '../../schemas/paging.js';
+import { dayRange, dayStart } from '../../schemas/days.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 128 });
 const config = { auth: 'portalSession' } as const;
@@ -57,47 +51,7 @@ const SearchQuery = Type.Object(
     source: Type.Optional(Type.Union([Type.Literal('api'), Type.Literal('link')])),
     from: Type.Optional(Type.String({ format: 'date', description: 'Created on or after this day (UTC).' })),
     to: Type.Optional(Type.String({ format: 'date', description: 'Created on or before this day (UTC).' })),
-    cursor: Type.Optional(Type.String({ maxLength: 512 })),
-    limit: Type.Optional(
-      Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'Page size, 1 to 200 (50).' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const ReviewBody = Type.Object(
-  {
-    base_version: Type.Integer({ minimum: 1 }),
-    decision: Type.Union([Type.Literal('accepted'), Type.Literal('rejected'), Type.Null()]),
-    note: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
-    damages: Type.Optional(
-      Type.Record(
-        Type.String(),
-        Type.Array(
-          Type.Object(
-            {
-              part: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]),
-              type: Type.String({ minLength: 1, maxLength: 64 }),
-              severity: Type.Union([Type.Literal('minor'), Type.Literal('moderate'), Type.Literal('severe')]),
-              box: Type.Object(
-                {
-                  x: Type.Number({ minimum: 0, maximum: 1 }),
-                  y: Type.Number({ minimum: 0, maximum: 1 }),
-                  width: Type.Number({ minimum: 0, maximum: 1 }),
-                  height: Type.Number({ minimum: 0, maximum: 1 }),
-                },
-                { additionalProperties: false },
-              ),
-              confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-              source: Type.Optional(Type.Union([Type.Literal('model'), Type.Literal('reviewer')])),
-            },
-            { additionalProperties: false },
-          ),
-          { maxItems: 100 },
-        ),
-        { description: 'Per media id, the damages as the reviewer left them.' },
-      ),
-    ),
+    ...pageFields,
   },
   { additionalProperties: false },
 );
@@ -105,34 +59,6 @@ const ReviewBody = Type.Object(
 const JPEG = binaryBody(['image/jpeg']);
 /** Photos and videos as received (their sniffed type). */
 const MEDIA = binaryBody(['image/*', 'video/*']);
-/** The PDF, or 409 while the inspection has no result to report. */
-export const REPORT_RESPONSES = { 200: binaryBody(['application/pdf']), ...errorResponses('plain', 409) };
-
-export async function sendFile(reply: FastifyReply, file: MediaFile, cache = 'private, max-age=300') {
-  void reply.header('content-type', file.mime).header('cache-control', cache);
-  if (file.size !== undefined) void reply.header('accept-ranges', 'bytes');
-  if (file.range && file.size !== undefined) {
-    const { start, end } = file.range;
-    return reply
-      .status(206)
-      .header('content-range', `bytes ${start}-${end}/${file.size}`)
-      .header('content-length', String(end - start + 1))
-      .send(file.body);
-  }
-  if (file.size !== undefined) void reply.header('content-length', String(file.size));
-  return reply.send(file.body);
-}
-
-/**
- * The one range of a `Range: bytes=…` header (a video player seeking); undefined for none, or for what
- * this service does not serve as a range (several ranges, other units): those get the whole file.
- */
-export function rangeOf(header: string | undefined): RangeRequest | undefined {
-  const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === '' && match[2] === '')) return undefined;
-  if (match[1] === '') return { suffix: Number(match[2]) };
-  return { start: Number(match[1]), ...(match[2] !== '' && { end: Number(match[2]) }) };
-}
 
 export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const reviewDeps = {
@@ -142,7 +68,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
     publicBaseUrl: deps.config.publicBaseUrl,
   };
   app.get(
-    '/portal/api/inspections',
+    '/inspections',
     {
       config,
       schema: {
@@ -168,14 +94,13 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
         source: q.source,
         from: days.since,
         to: days.until,
-        cursor: q.cursor,
-        limit: q.limit === undefined ? undefined : Number(q.limit),
+        ...pageRequest(q),
       });
     },
   );
 
   app.get(
-    '/portal/api/inspections/:id',
+    '/inspections/:id',
     {
       config,
       schema: {
@@ -198,7 +123,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
   );
 
   app.get(
-    '/portal/api/inspections/:id/thumbnail',
+    '/inspections/:id/thumbnail',
     {
       config,
       schema: {
@@ -208,14 +133,12 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
         response: { 200: JPEG },
       },
     },
-    async (request, reply) => {
-      const inspection = await visibleInspection(deps.db, callerPortal(request), request.params.id);
-      return sendFile(reply, await coverThumbnail(deps.storage, inspection));
-    },
+    async (request, reply) =>
+      sendFile(reply, await inspectionThumbnail(deps, callerPortal(request), request.params.id)),
   );
 
   app.get(
-    '/portal/api/inspections/:id/media/:mediaId',
+    '/inspections/:id/media/:mediaId',
     {
       config,
       schema: {
@@ -227,17 +150,14 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
       },
     },
     async (request, reply) => {
-      const inspection = await visibleInspection(deps.db, callerPortal(request), request.params.id);
+      const ids = { inspectionId: request.params.id, mediaId: request.params.mediaId };
       const range = rangeOf(request.headers.range);
-      return sendFile(
-        reply,
-        await mediaFile(deps, inspection, request.params.mediaId, 'original', { range }),
-      );
+      return sendFile(reply, await inspectionMedia(deps, callerPortal(request), ids, 'original', range));
     },
   );
 
   app.get(
-    '/portal/api/inspections/:id/media/:mediaId/thumbnail',
+    '/inspections/:id/media/:mediaId/thumbnail',
     {
       config,
       schema: {
@@ -248,20 +168,20 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
       },
     },
     async (request, reply) => {
-      const inspection = await visibleInspection(deps.db, callerPortal(request), request.params.id);
-      return sendFile(reply, await mediaFile(deps, inspection, request.params.mediaId, 'thumbnail'));
+      const ids = { inspectionId: request.params.id, mediaId: request.params.mediaId };
+      return sendFile(reply, await inspectionMedia(deps, callerPortal(request), ids, 'thumbnail'));
     },
   );
 
   app.post(
-    '/portal/api/inspections/:id/review',
+    '/inspections/:id/review',
     {
       config,
       schema: {
         tags,
         summary: 'Accept or reject, and correct damages: saved as a new result version',
         params: Type.Object({ id: Id }),
-        body: ReviewBody,
+        body: ReviewInput,
         // 409: the inspection has a newer version than the one reviewed, or no result yet.
         response: { 201: Type.Object({ version: Type.Integer() }), ...errorResponses('plain', 409) },
       },
@@ -273,7 +193,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
   );
 
   app.post(
-    '/portal/api/inspections/:id/deliveries/:messageId/resend',
+    '/inspections/:id/deliveries/:messageId/resend',
     {
       config,
       schema: {
@@ -284,39 +204,29 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
       },
     },
     async (request, reply) => {
-      const caller = callerPortal(request);
-      requireChange(caller);
-      const inspection = await visibleInspection(deps.db, caller, request.params.id);
-      const queued = await resendMessage(
-        deps,
-        request.params.messageId,
-        { clientId: inspection.client_id, inspectionId: inspection.id },
-        callerActor(request),
-      );
-      if (!queued) throw new AppError('NOT_FOUND');
-      return reply.status(202).send({ status: 'queued', id: request.params.messageId });
+      const { id, messageId } = request.params;
+      const of = { inspectionId: id };
+      const queued = await resendFromPortal(deps, callerPortal(request), of, messageId, callerActor(request));
+      return reply.status(202).send(queued);
     },
   );
 
   app.get(
-    '/portal/api/inspections/:id/report.pdf',
+    '/inspections/:id/report.pdf',
     {
       config,
       schema: {
         tags,
         summary: 'The PDF report of the latest result',
         params: Type.Object({ id: Id }),
-        response: REPORT_RESPONSES,
+        response: PDF_RESPONSES,
       },
     },
-    async (request, reply) => {
-      const inspection = await visibleInspection(deps.db, callerPortal(request), request.params.id);
-      return sendReport(deps, reply, inspection, false);
-    },
+    async (request, reply) => sendPdf(reply, await reportFor(deps, callerPortal(request), request.params.id)),
   );
 
   app.get(
-    '/portal/api/inspections/:id/shares',
+    '/inspections/:id/shares',
     {
       config,
       schema: {
@@ -330,7 +240,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
   );
 
   app.post(
-    '/portal/api/inspections/:id/shares',
+    '/inspections/:id/shares',
     {
       config,
       schema: {
@@ -354,7 +264,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
   );
 
   app.delete(
-    '/portal/api/shares/:shareId',
+    '/shares/:shareId',
     {
       config,
       schema: {
@@ -371,7 +281,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
   );
 
   app.get(
-    '/portal/api/labels',
+    '/labels',
     {
       config,
       schema: {
@@ -388,37 +298,12 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
       },
     },
     async (request, reply) => {
-      const caller = callerPortal(request);
-      requireChange(caller);
-      const coco = await exportLabels(deps, {
-        clientId: caller.clientId ?? request.query.client_id ?? null,
-        since: request.query.since === undefined ? undefined : dayStart(request.query.since),
+      const { client_id: clientId, since } = request.query;
+      const coco = await exportLabelsFor(deps, callerPortal(request), {
+        clientId,
+        since: since === undefined ? undefined : dayStart(since),
       });
       return reply.header('content-disposition', 'attachment; filename="labels-coco.json"').send(coco);
     },
   );
 };
-
-/** The PDF of the inspection's latest result, sent as it is written. */
-export async function sendReport(
-  deps: Deps,
-  reply: FastifyReply,
-  inspection: Awaited<ReturnType<typeof visibleInspection>>,
-  blur: boolean,
-) {
-  if (inspection.result === null || inspection.status !== 'completed')
-    throw new AppError('PORTAL_NOT_ANALYSED');
-  const client = await deps.db
-    .selectFrom('clients')
-    .select('name')
-    .where('id', '=', inspection.client_id)
-    .executeTakeFirstOrThrow();
-  const result = JSON.parse(inspection.result) as InspectionResult;
-  const pdf = await renderReport(deps, { inspection, result, clientName: client.name, blur });
-  const name = `inspection-${result.case_id.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf`;
-  return reply
-    .header('content-type', 'application/pdf')
-    .header('content-disposition', `attachment; filename="${name}"`)
-    .header('cache-control', 'private, no-store')
-    .send(pdf);
-}

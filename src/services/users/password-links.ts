@@ -5,8 +5,10 @@
 // held until a mail server is configured. A link works once, until PORTAL_PASSWORD_LINK_TTL has passed,
 // and only while it is the user's latest.
 import crypto from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
 import { renderAccountEmail, type PasswordLinkPurpose } from '../../domain/account-messages.js';
 import { AppError } from '../../domain/errors.js';
+import { Nullable } from '../../domain/schema.js';
 import { jobKeys } from '../../domain/jobs.js';
 import type { AttemptLimiter } from '../../ports/attempt-limiter.js';
 import { inTransaction, type Db, type PasswordLinkRow, type PortalUserRow } from '../../ports/database.js';
@@ -14,7 +16,7 @@ import type { JobQueue } from '../../ports/job-queue.js';
 import type { Notifier } from '../../ports/notifier.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { recordAudit, type AuditActor } from '../audit.js';
-import { checkPassword, hashPassword, userObject } from '../portal-users.js';
+import { checkPassword, hashPassword, MIN_PASSWORD_LENGTH, userObject } from './accounts.js';
 
 export interface PasswordLinkDeps {
   db: Db;
@@ -165,6 +167,40 @@ export interface SetPasswordDeps {
 }
 
 /** The open link of `token`; throws 404, 410 or 429 (counted per address, as failed sign-ins are). */
+/** A set-password link as its page shows it: whose account, for what, until when. */
+export const PasswordLinkView = Type.Object({
+  email: Type.String(),
+  client_name: Nullable(Type.String({ description: 'The organisation of a client user.' })),
+  purpose: Type.Union([Type.Literal('invite'), Type.Literal('reset')]),
+  expires_at: Type.String({ format: 'date-time' }),
+  min_password_length: Type.Integer(),
+});
+export type PasswordLinkView = Static<typeof PasswordLinkView>;
+
+/** What an open link's page shows; refused as `openPasswordLink` refuses. */
+export async function passwordLinkView(
+  deps: SetPasswordDeps,
+  token: string | undefined,
+  address: string,
+): Promise<PasswordLinkView> {
+  const { link, user } = await openPasswordLink(deps, token, address);
+  const client =
+    user.client_id === null
+      ? undefined
+      : await deps.db
+          .selectFrom('clients')
+          .select('name')
+          .where('id', '=', user.client_id)
+          .executeTakeFirst();
+  return {
+    email: user.email,
+    client_name: client?.name ?? null,
+    purpose: link.purpose,
+    expires_at: new Date(link.expires_at).toISOString(),
+    min_password_length: MIN_PASSWORD_LENGTH,
+  };
+}
+
 export async function openPasswordLink(
   deps: SetPasswordDeps,
   token: string | undefined,
