@@ -12,39 +12,11 @@ import {
   listPersonas,
   personaView,
   PersonaView,
+  StepInput,
   updatePersona,
   type PersonaSettings,
 } from '../../services/personas/manage.js';
 import { callerActor, callerClient } from '../plugins/auth.js';
-
-const Words = Type.Object(
-  { label: Type.String({ minLength: 1, maxLength: 100 }), instructions: Type.String({ maxLength: 1000 }) },
-  { additionalProperties: false },
-);
-
-const Step = Type.Object(
-  {
-    id: Type.String({ description: 'Lowercase letters, digits, `_` or `-`; unique in the persona.' }),
-    label: Type.String({ minLength: 1, maxLength: 100 }),
-    instructions: Type.String({ maxLength: 1000 }),
-    required: Type.Boolean(),
-    overlay: Type.String({ maxLength: 40, description: 'Framing overlay the capture app draws.' }),
-    accept_poor_quality: Type.Optional(
-      Type.Boolean({
-        description:
-          'Whether the customer may keep a photo that fails the quality pre-check (default true); false makes them retake it.',
-      }),
-    ),
-    translations: Type.Optional(
-      Type.Partial(Type.Object(Object.fromEntries(SUPPORTED_LANGUAGES.map((code) => [code, Words]))), {
-        additionalProperties: false,
-        description:
-          "The step's label and instructions in other languages: when the persona's language changes to one of them, they become the step's own.",
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 const Branding = Type.Object(
   {
@@ -58,7 +30,7 @@ const Branding = Type.Object(
 const Settings = {
   name: Type.Optional(Type.String({ maxLength: 200 })),
   language: Type.Optional(Type.Union(SUPPORTED_LANGUAGES.map((code) => Type.Literal(code)))),
-  steps: Type.Optional(Type.Array(Step, { minItems: 1, maxItems: 50 })),
+  steps: Type.Optional(Type.Array(StepInput, { minItems: 1, maxItems: 50 })),
   video_min_seconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   video_max_seconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   branding: Type.Optional(Branding),

@@ -20,8 +20,36 @@ import {
   type PersonaKind,
 } from '../../domain/personas.js';
 
-/** A step as given: `accept_poor_quality` may be left out (default true). */
-export type StepInput = Omit<CaptureStep, 'accept_poor_quality'> & { accept_poor_quality?: boolean };
+const Words = Type.Object(
+  { label: Type.String({ minLength: 1, maxLength: 100 }), instructions: Type.String({ maxLength: 1000 }) },
+  { additionalProperties: false },
+);
+
+/** A step as the API takes it: `accept_poor_quality` may be left out (default true). */
+export const StepInput = Type.Object(
+  {
+    id: Type.String({ description: 'Lowercase letters, digits, `_` or `-`; unique in the persona.' }),
+    label: Type.String({ minLength: 1, maxLength: 100 }),
+    instructions: Type.String({ maxLength: 1000 }),
+    required: Type.Boolean(),
+    overlay: Type.String({ maxLength: 40, description: 'Framing overlay the capture app draws.' }),
+    accept_poor_quality: Type.Optional(
+      Type.Boolean({
+        description:
+          'Whether the customer may keep a photo that fails the quality pre-check (default true); false makes them retake it.',
+      }),
+    ),
+    translations: Type.Optional(
+      Type.Partial(Type.Object(Object.fromEntries(SUPPORTED_LANGUAGES.map((code) => [code, Words]))), {
+        additionalProperties: false,
+        description:
+          "The step's label and instructions in other languages: when the persona's language changes to one of them, they become the step's own.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StepInput = Static<typeof StepInput>;
 
 /** What may be set on a persona; anything absent keeps its template (or current) value. */
 export interface PersonaSettings {
@@ -248,14 +276,11 @@ const VIDEO_MAX_SECONDS = 600;
  * instructions), and no field at all when nothing is left, so steps without translations stay as they were.
  */
 function translationsOf(step: StepInput, language: string): Pick<CaptureStep, 'translations'> {
-  const kept = Object.entries(step.translations ?? {}).filter(([code]) => code !== language);
-  return kept.length === 0
-    ? {}
-    : {
-        translations: Object.fromEntries(
-          kept.map(([code, texts]) => [code, { label: texts.label, instructions: texts.instructions }]),
-        ),
-      };
+  const kept: [string, Static<typeof StepTexts>][] = [];
+  for (const [code, texts] of Object.entries(step.translations ?? {}))
+    if (texts && code !== language)
+      kept.push([code, { label: texts.label, instructions: texts.instructions }]);
+  return kept.length === 0 ? {} : { translations: Object.fromEntries(kept) };
 }
 
 /** The columns of a persona whose settings all hold; throws PERSONA_INVALID naming the first bad one. */
@@ -296,6 +321,7 @@ function checked(
     if (step.accept_poor_quality !== undefined && typeof step.accept_poor_quality !== 'boolean')
       fail(`step "${step.id}" accept_poor_quality must be true or false`);
     for (const [code, texts] of Object.entries(step.translations ?? {})) {
+      if (!texts) continue;
       if (!isSupportedLanguage(code))
         fail(`step "${step.id}" has a translation to an unknown language "${code}"`);
       if (texts.label.trim() === '' || texts.label.length > 100 || texts.instructions.length > 1000)

@@ -2,6 +2,8 @@
 // account. Roles decide what is offered (docs/portal.md#roles); the API checks them again.
 import { useEffect, useState } from 'preact/hooks';
 import { api, setCsrfToken, signedOut, type Me } from './api.js';
+import { Loading } from './components/notices.js';
+import { forgetSessionData } from './data.js';
 import { InspectionView } from './pages/inspection.js';
 import { InspectionListView } from './pages/list.js';
 import { SetPasswordPage } from './pages/set-password.js';
@@ -35,7 +37,7 @@ export function App() {
 
   useEffect(() => {
     if (route.page === 'share') return;
-    api<Me>('/session').then(
+    api.GET('/portal/api/session').then(
       (found) => {
         setCsrfToken(found.csrf_token);
         setMe(found);
@@ -59,12 +61,7 @@ export function App() {
         }}
       />
     );
-  if (me === undefined)
-    return (
-      <p class="loading" role="status">
-        Loading…
-      </p>
-    );
+  if (me === undefined) return <Loading />;
   if (me === null)
     return (
       <SignIn
@@ -76,7 +73,8 @@ export function App() {
     );
 
   const signOut = async () => {
-    await api('/session', { method: 'DELETE' }).catch(() => undefined);
+    await api.DELETE('/portal/api/session').catch(() => undefined);
+    forgetSessionData();
     setMe(null);
   };
 

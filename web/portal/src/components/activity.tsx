@@ -1,7 +1,7 @@
 // The inspection's history: the timeline from the link to the last webhook attempt, and the webhook
 // messages with their attempts and a re-send.
 import { useState } from 'preact/hooks';
-import { ApiError, post, type Delivery, type InspectionPage } from '../api.js';
+import { api, errorText, type Delivery, type InspectionPage } from '../api.js';
 import { when } from '../format.js';
 
 const EVENT_NAMES: Record<string, string> = {
@@ -51,10 +51,12 @@ export function Deliveries({
   const [notice, setNotice] = useState<string>();
   const resend = async (id: string) => {
     try {
-      await post(`/inspections/${inspectionId}/deliveries/${id}/resend`);
+      await api.POST('/portal/api/inspections/{id}/deliveries/{messageId}/resend', {
+        params: { path: { id: inspectionId, messageId: id } },
+      });
       setNotice(`Message ${id} queued to be sent again.`);
     } catch (failure) {
-      setNotice(failure instanceof ApiError ? failure.message : String(failure));
+      setNotice(errorText(failure));
     }
   };
   return (

@@ -1,6 +1,7 @@
 // The reviewer's side of the page: accept or reject, a note, and the selected photo's damages as a list
 // to re-label or delete (drawing and moving happen on the photo). Saving makes a new result version.
 import type { Damage } from '../api.js';
+import { ErrorNotice } from './notices.js';
 import { damageLabel } from './photo-viewer.js';
 
 const PARTS = [
@@ -146,11 +147,7 @@ export function ReviewPanel(props: {
           <option key={t} value={t} />
         ))}
       </datalist>
-      {props.error && (
-        <p class="error" role="alert">
-          {props.error}
-        </p>
-      )}
+      <ErrorNotice text={props.error} />
       <div class="actions">
         <button type="button" class="primary" disabled={props.saving} onClick={props.onSave}>
           {props.saving ? 'Saving…' : 'Save review'}

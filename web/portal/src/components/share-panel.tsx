@@ -1,37 +1,39 @@
 // Share links: a read-only report for someone without an account, expiring, revocable, optionally with
 // faces and plates blurred. A new link is shown once, with a copy button.
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, post, type Share } from '../api.js';
+import { useState } from 'preact/hooks';
+import { api, errorText, type Answer } from '../api.js';
+import { useLoad } from '../data.js';
 import { when } from '../format.js';
+import { ErrorNotice } from './notices.js';
 
 export function SharePanel({ inspectionId, mayChange }: { inspectionId: string; mayChange: boolean }) {
-  const [shares, setShares] = useState<Share[]>([]);
-  const [created, setCreated] = useState<Share>();
+  const params = { path: { id: inspectionId } };
+  const list = useLoad(() => api.GET('/portal/api/inspections/{id}/shares', { params }), [inspectionId]);
+  const shares = list.data?.shares ?? [];
+  const [created, setCreated] = useState<Answer<'/portal/api/inspections/{id}/shares', 'post'>>();
   const [error, setError] = useState<string>();
   const [copied, setCopied] = useState(false);
-  const load = () =>
-    api<{ shares: Share[] }>(`/inspections/${inspectionId}/shares`).then((r) => setShares(r.shares));
-  useEffect(() => void load(), [inspectionId]);
 
   const create = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     setError(undefined);
     try {
-      const share = await post<Share>(`/inspections/${inspectionId}/shares`, {
-        days: Number(form.get('days')),
-        blur: form.get('blur') === 'on',
-      });
-      setCreated(share);
+      setCreated(
+        await api.POST('/portal/api/inspections/{id}/shares', {
+          params,
+          body: { days: Number(form.get('days')), blur: form.get('blur') === 'on' },
+        }),
+      );
       setCopied(false);
-      await load();
+      await list.reload();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   };
-  const revoke = async (id: string) => {
-    await api(`/shares/${id}`, { method: 'DELETE' });
-    await load();
+  const revoke = async (shareId: string) => {
+    await api.DELETE('/portal/api/shares/{shareId}', { params: { path: { shareId } } });
+    await list.reload();
   };
 
   return (
@@ -68,17 +70,13 @@ export function SharePanel({ inspectionId, mayChange }: { inspectionId: string; 
           <button
             type="button"
             class="quiet"
-            onClick={() => void navigator.clipboard?.writeText(created.url!).then(() => setCopied(true))}
+            onClick={() => void navigator.clipboard?.writeText(created.url).then(() => setCopied(true))}
           >
             {copied ? 'Copied' : 'Copy'}
           </button>
         </div>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       <ul class="shares">
         {shares.map((s) => (
           <li key={s.id}>

@@ -1,17 +1,32 @@
 // One inspection: the photos with what was found drawn on them, flags in words, each photo's facts,
 // before/after pairs, videos with their keyframes, the result JSON, the timeline and webhooks, sharing,
 // the PDF, earlier versions, and (client admins and operators) the review.
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api, ApiError, post, type Damage, type InspectionPage, type Me } from '../api.js';
+import { useMemo, useState } from 'preact/hooks';
+import { api, ApiError, errorText, type Damage, type InspectionPage, type Me } from '../api.js';
 import { Deliveries, Timeline } from '../components/activity.js';
 import { FlagBadges, FlagList } from '../components/flag-badges.js';
 import { MediaDetails } from '../components/media-details.js';
+import { ErrorNotice, Loading } from '../components/notices.js';
 import { PhotoViewer } from '../components/photo-viewer.js';
 import { ReviewPanel, type ReviewDraft } from '../components/review-panel.js';
 import { SharePanel } from '../components/share-panel.js';
 import { VideoPlayer } from '../components/video-player.js';
+import { useLoad } from '../data.js';
 import { sourceName, STATUS_NAMES, when } from '../format.js';
 import { inspectionHref } from '../router.js';
+
+const notFound = (failure: unknown) =>
+  failure instanceof ApiError && failure.status === 404
+    ? 'No such inspection, or not one you may see.'
+    : failure instanceof Error
+      ? failure.message
+      : String(failure);
+
+/** The inspection's page: its latest version, or `version`. */
+const inspectionPage = (id: string, version?: number) =>
+  api.GET('/portal/api/inspections/{id}', {
+    params: { path: { id }, query: version ? { version: String(version) } : {} },
+  });
 
 export function InspectionView(props: {
   id: string;
@@ -19,8 +34,6 @@ export function InspectionView(props: {
   media: string | undefined;
   me: Me;
 }) {
-  const [page, setPage] = useState<InspectionPage>();
-  const [error, setError] = useState<string>();
   const [current, setCurrent] = useState<string | undefined>(props.media);
   const [editing, setEditing] = useState(false);
   const [edits, setEdits] = useState<Record<string, Damage[]>>({});
@@ -31,25 +44,20 @@ export function InspectionView(props: {
   const [notice, setNotice] = useState<string>();
   const base = `/portal/api/inspections/${encodeURIComponent(props.id)}`;
 
-  useEffect(() => {
-    api<InspectionPage>(
-      `/inspections/${encodeURIComponent(props.id)}${props.version ? `?version=${props.version}` : ''}`,
-    ).then(
-      (loaded) => {
-        setPage(loaded);
-        setCurrent((c) => c ?? loaded.result?.media[0]?.id);
-        setDraft({ decision: loaded.inspection.review_decision, note: '' });
-      },
-      (failure: unknown) =>
-        setError(
-          failure instanceof ApiError && failure.status === 404
-            ? 'No such inspection, or not one you may see.'
-            : failure instanceof Error
-              ? failure.message
-              : String(failure),
-        ),
-    );
-  }, [props.id, props.version]);
+  const {
+    data: page,
+    error,
+    set: setPage,
+  } = useLoad(
+    async () => {
+      const loaded = await inspectionPage(props.id, props.version);
+      setCurrent((c) => c ?? loaded.result?.media[0]?.id);
+      setDraft({ decision: loaded.inspection.review_decision, note: '' });
+      return loaded;
+    },
+    [props.id, props.version],
+    { describe: notFound },
+  );
 
   const result = page?.result ?? null;
   const item = useMemo(
@@ -60,17 +68,10 @@ export function InspectionView(props: {
     return (
       <main class="inspection-page">
         <a href="#/inspections">← Inspections</a>
-        <p class="error" role="alert">
-          {error}
-        </p>
+        <ErrorNotice text={error} />
       </main>
     );
-  if (!page)
-    return (
-      <p class="loading" role="status">
-        Loading…
-      </p>
-    );
+  if (!page) return <Loading />;
   const { inspection } = page;
   const latest = page.version === page.latest_version;
   const canReview = page.may_change && latest && inspection.status === 'completed' && result !== null;
@@ -81,23 +82,23 @@ export function InspectionView(props: {
     setSaving(true);
     setSaveError(undefined);
     try {
-      const saved = await post<{ version: number }>(
-        `/inspections/${encodeURIComponent(inspection.id)}/review`,
-        {
-          base_version: page.latest_version,
+      const saved = await api.POST('/portal/api/inspections/{id}/review', {
+        params: { path: { id: inspection.id } },
+        body: {
+          // Reviews are offered on the latest version of a result, so there is one.
+          base_version: page.latest_version!,
           decision: draft.decision,
           note: draft.note || null,
           damages: edits,
         },
-      );
+      });
       setEditing(false);
       setEdits({});
       setNotice(`Review saved as version ${saved.version}.`);
-      const loaded = await api<InspectionPage>(`/inspections/${encodeURIComponent(inspection.id)}`);
-      setPage(loaded);
+      setPage(await inspectionPage(inspection.id));
       if (props.version) location.hash = inspectionHref(inspection.id, { media: current });
     } catch (failure) {
-      setSaveError(failure instanceof ApiError ? failure.message : String(failure));
+      setSaveError(errorText(failure));
     } finally {
       setSaving(false);
     }

@@ -1,11 +1,12 @@
 // The inspection list: search by case id, plate and VIN, filter by status, flags, source, dates and
 // (operators) client; newest first, more on demand. The filters live in the URL, so a search can be
 // bookmarked and the back button returns to it.
-import { useEffect, useState } from 'preact/hooks';
 import { SEARCH_FLAGS } from '../../../../src/domain/result/digest.js';
 import { flagText } from '../../../../src/domain/flags.js';
-import { api, ApiError, type InspectionList, type ListedInspection, type Me, type Status } from '../api.js';
+import { api, queryOf, type Me, type Query, type Status } from '../api.js';
 import { FlagBadges } from '../components/flag-badges.js';
+import { ErrorNotice, MoreButton } from '../components/notices.js';
+import { useClients, usePages } from '../data.js';
 import { sourceName, STATUS_NAMES, when } from '../format.js';
 import { inspectionHref, listHref } from '../router.js';
 
@@ -15,29 +16,21 @@ const TEXT_FILTERS = [
   ['plate', 'Plate', 'AB-123-CD'],
   ['vin', 'VIN', 'WVWZZZ1JZXW000001'],
 ] as const;
+/** The search, as the URL holds it: the form's fields, the status tab and the flags. */
+const FILTERS = ['case_id', 'plate', 'vin', 'from', 'to', 'source', 'client_id'] as const;
+const SEARCH = [...FILTERS, 'status', 'flags'] as const;
 
 export function InspectionListView({ query, me }: { query: URLSearchParams; me: Me }) {
-  const [page, setPage] = useState<InspectionList>();
-  const [more, setMore] = useState<ListedInspection[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string>();
-  const [clients, setClients] = useState<{ id: string; name: string }[]>([]);
   const operator = me.user.role === 'operator';
-
-  useEffect(() => {
-    setError(undefined);
-    setMore([]);
-    api<InspectionList>(`/inspections?${query}`).then(
-      (loaded) => {
-        setPage(loaded);
-        setCursor(loaded.next_cursor);
-      },
-      (failure: unknown) => setError(failure instanceof ApiError ? failure.message : String(failure)),
-    );
-  }, [query.toString()]);
-  useEffect(() => {
-    if (operator) void api<{ clients: typeof clients }>('/clients').then((c) => setClients(c.clients));
-  }, [operator]);
+  const search = queryOf<Query<'/portal/api/inspections'>>(query, SEARCH);
+  // The list searched before stays until the new one is here, so the page does not jump.
+  const pages = usePages(
+    (cursor) => api.GET('/portal/api/inspections', { params: { query: { ...search, cursor } } }),
+    (page) => page.items,
+    [query.toString()],
+    { keep: true },
+  );
+  const clients = useClients(operator).clients ?? [];
 
   const go = (change: (q: URLSearchParams) => void) => {
     const next = new URLSearchParams(query);
@@ -45,19 +38,11 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
     change(next);
     location.hash = listHref(next);
   };
-  const loadMore = async () => {
-    if (!cursor) return;
-    const next = new URLSearchParams(query);
-    next.set('cursor', cursor);
-    const loaded = await api<InspectionList>(`/inspections?${next}`);
-    setMore((items) => [...items, ...loaded.items]);
-    setCursor(loaded.next_cursor);
-  };
   const submit = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     go((q) => {
-      for (const name of ['case_id', 'plate', 'vin', 'from', 'to', 'source', 'client_id']) {
+      for (const name of FILTERS) {
         const field = form.get(name);
         const value = typeof field === 'string' ? field.trim() : '';
         if (value) q.set(name, value);
@@ -70,7 +55,7 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
   };
   const flags = new Set((query.get('flags') ?? '').split(',').filter(Boolean));
   const status = query.get('status');
-  const items = [...(page?.items ?? []), ...more];
+  const { first: page, items } = pages;
   const total = page ? STATUSES.reduce((n, s) => n + page.counts[s], 0) : 0;
 
   return (
@@ -158,11 +143,7 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
         ))}
       </nav>
 
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={pages.error} />
       {page && items.length === 0 && <p class="empty">No inspection matches this search.</p>}
       {items.length > 0 && (
         <table class="inspections">
@@ -215,11 +196,7 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
           </tbody>
         </table>
       )}
-      {cursor && (
-        <button type="button" class="more" onClick={() => void loadMore()}>
-          Show more
-        </button>
-      )}
+      <MoreButton pages={pages}>Show more</MoreButton>
     </main>
   );
 }

@@ -2,47 +2,36 @@
 // password twice; the service signs the user in. The token stays in the fragment and goes to the API in a
 // header or the body, never in a URL. A used, replaced or expired link says so, and what to do.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, post, type Me } from '../api.js';
+import { api, ApiError, type Answer, type Me } from '../api.js';
+import { ErrorNotice, Loading } from '../components/notices.js';
+import { useLoad } from '../data.js';
 import { when } from '../format.js';
 
-interface LinkInfo {
-  email: string;
-  client_name: string | null;
-  purpose: 'invite' | 'reset';
-  expires_at: string;
-  min_password_length: number;
-}
+type LinkInfo = Answer<'/portal/api/password-link'>;
+
+const failed = (failure: unknown) =>
+  failure instanceof ApiError ? failure.message : 'Something went wrong. Try again.';
 
 export function SetPasswordPage({ token, onSignedIn }: { token: string; onSignedIn: (me: Me) => void }) {
-  const [info, setInfo] = useState<LinkInfo>();
-  const [refused, setRefused] = useState<string>();
-
-  useEffect(() => {
-    api<LinkInfo>('/password-link', { headers: { 'x-password-token': token } }).then(setInfo, (e) =>
-      setRefused(e instanceof ApiError ? e.message : 'Something went wrong. Try again.'),
-    );
-  }, [token]);
+  const { data: info, error: refused } = useLoad(
+    () => api.GET('/portal/api/password-link', { params: { header: { 'x-password-token': token } } }),
+    [token],
+    { describe: failed },
+  );
 
   if (refused)
     return (
       <main class="sign-in">
         <div class="card">
           <h1>This link cannot be used</h1>
-          <p class="error" role="alert">
-            {refused}
-          </p>
+          <ErrorNotice text={refused} />
           <a class="button primary" href="#/inspections">
             Go to sign-in
           </a>
         </div>
       </main>
     );
-  if (!info)
-    return (
-      <p class="loading" role="status">
-        Checking your link…
-      </p>
-    );
+  if (!info) return <Loading>Checking your link…</Loading>;
   return <PasswordForm token={token} info={info} onSignedIn={onSignedIn} />;
 }
 
@@ -71,9 +60,9 @@ function PasswordForm({
     setBusy(true);
     setError(undefined);
     try {
-      onSignedIn(await post<Me>('/password-link', { token, password }));
+      onSignedIn(await api.POST('/portal/api/password-link', { body: { token, password } }));
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'Something went wrong. Try again.');
+      setError(failed(failure));
       setBusy(false);
     }
   };
@@ -113,11 +102,7 @@ function PasswordForm({
         </p>
         <label for="repeat">New password again</label>
         <input id="repeat" name="repeat" type="password" autocomplete="new-password" required />
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice text={error} />
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save password and sign in'}
         </button>

@@ -2,34 +2,35 @@
 // with what was found drawn on them, read only, and its PDF. The token stays in the page (it is sent in
 // a header, never in a URL), so photos and the PDF are fetched by the page and shown from blob: URLs.
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, objectUrl, type MediaItem, type Shared } from '../api.js';
+import { api, ApiError, objectUrl, type MediaItem } from '../api.js';
 import { FlagList } from '../components/flag-badges.js';
 import { MediaDetails } from '../components/media-details.js';
+import { ErrorNotice, Loading } from '../components/notices.js';
 import { PhotoViewer } from '../components/photo-viewer.js';
+import { useLoad } from '../data.js';
 import { when } from '../format.js';
+
+/** Why the report cannot be shown, in the words of someone who was sent a link. */
+const problemOf = (failure: unknown) =>
+  failure instanceof ApiError && failure.status === 410
+    ? 'This link has expired or was revoked. Ask the sender for a new one.'
+    : failure instanceof ApiError && failure.status === 404
+      ? 'This link is not valid. Check that you copied all of it.'
+      : 'The report cannot be shown right now. Try again later.';
 
 export function SharedView({ token }: { token: string }) {
   const headers = { 'x-share-token': token };
-  const [shared, setShared] = useState<Shared>();
-  const [problem, setProblem] = useState<string>();
+  const { data: shared, error: problem } = useLoad(
+    () => api.GET('/portal/api/shared', { headers }),
+    [token],
+    { describe: problemOf },
+  );
   const [downloading, setDownloading] = useState(false);
-
-  useEffect(() => {
-    api<Shared>('/shared', { headers }).then(setShared, (failure: unknown) =>
-      setProblem(
-        failure instanceof ApiError && failure.status === 410
-          ? 'This link has expired or was revoked. Ask the sender for a new one.'
-          : failure instanceof ApiError && failure.status === 404
-            ? 'This link is not valid. Check that you copied all of it.'
-            : 'The report cannot be shown right now. Try again later.',
-      ),
-    );
-  }, [token]);
 
   const download = async () => {
     setDownloading(true);
     try {
-      const url = await objectUrl('/shared/report.pdf', headers);
+      const url = await objectUrl('/portal/api/shared/report.pdf', headers);
       const link = document.createElement('a');
       link.href = url;
       link.download = `inspection-${shared!.case_id}.pdf`;
@@ -44,17 +45,10 @@ export function SharedView({ token }: { token: string }) {
     return (
       <main class="shared">
         <h1>Inspection report</h1>
-        <p class="error" role="alert">
-          {problem}
-        </p>
+        <ErrorNotice text={problem} />
       </main>
     );
-  if (!shared)
-    return (
-      <p class="loading" role="status">
-        Loading…
-      </p>
-    );
+  if (!shared) return <Loading />;
   const { result } = shared;
   return (
     <main class="shared">
@@ -100,7 +94,7 @@ function SharedPhoto({
   const [src, setSrc] = useState<string>();
   useEffect(() => {
     let url: string | undefined;
-    void objectUrl(`/shared/media/${item.id}`, headers).then((made) => setSrc((url = made)));
+    void objectUrl(`/portal/api/shared/media/${item.id}`, headers).then((made) => setSrc((url = made)));
     return () => url && URL.revokeObjectURL(url);
   }, [item.id]);
   // On a blurred share the plate's reading is not shown either.

@@ -1,6 +1,7 @@
 // Sign-in: e-mail and password. Failures say what the server said, in its words.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, post, type Me } from '../api.js';
+import { api, ApiError, type Me } from '../api.js';
+import { ErrorNotice } from '../components/notices.js';
 
 export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [error, setError] = useState<string>();
@@ -11,10 +12,19 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
+    /** As typed: a password may begin or end with a space. */
+    const entered = (name: string) => {
+      const value = form.get(name);
+      return typeof value === 'string' ? value : '';
+    };
     setBusy(true);
     setError(undefined);
     try {
-      onSignedIn(await post<Me>('/session', { email: form.get('email'), password: form.get('password') }));
+      onSignedIn(
+        await api.POST('/portal/api/session', {
+          body: { email: entered('email'), password: entered('password') },
+        }),
+      );
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : 'Something went wrong. Try again.');
     } finally {
@@ -31,11 +41,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         <input ref={email} id="email" name="email" type="email" autocomplete="username" required />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice text={error} />
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

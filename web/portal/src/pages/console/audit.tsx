@@ -1,34 +1,20 @@
 // The audit log (docs/audit.md): who changed what and when, newest first, with filters; each entry opens
 // to show its settings before and after. Operators see every client's, a client admin their own.
-import { useEffect, useState } from 'preact/hooks';
-import { api, type ApiError } from '../../api.js';
+import { api, queryOf, type Query } from '../../api.js';
+import { ErrorNotice, Loading, MoreButton } from '../../components/notices.js';
+import { usePages } from '../../data.js';
 import { when } from '../../format.js';
 import { consoleHref } from '../../router.js';
 import type { ConsoleProps } from './props.js';
-
-interface AuditEntry {
-  id: string;
-  at: string;
-  actor_kind: 'user' | 'api_key' | 'cli' | 'system';
-  actor: string;
-  client_id: string | null;
-  client_name: string | null;
-  action: string;
-  object_type: string;
-  object_id: string;
-  before: unknown;
-  after: unknown;
-}
-interface AuditPage {
-  entries: AuditEntry[];
-  next_cursor: string | null;
-}
 
 const FILTERS = [
   ['action', 'Action', 'client.update'],
   ['actor', 'Who', 'e-mail or key prefix'],
   ['object_id', 'Object id', ''],
 ] as const;
+
+/** Every filter of the API: the form's, and any other a bookmarked URL holds. */
+const SEARCH = ['client_id', 'action', 'actor', 'object_type', 'object_id', 'from', 'to'] as const;
 
 const ACTOR_KINDS = {
   user: 'Portal user',
@@ -38,24 +24,12 @@ const ACTOR_KINDS = {
 } as const;
 
 export function AuditPage({ query, me }: ConsoleProps) {
-  const [page, setPage] = useState<AuditPage | undefined>();
-  const [more, setMore] = useState<AuditEntry[]>([]);
-  const [error, setError] = useState<string | undefined>();
-
-  useEffect(() => {
-    setPage(undefined);
-    setMore([]);
-    setError(undefined);
-    api<AuditPage>(`/audit?${query}`).then(setPage, (e: ApiError) => setError(e.message));
-  }, [query.toString()]);
-
-  const loadMore = async (cursor: string) => {
-    const next = new URLSearchParams(query);
-    next.set('cursor', cursor);
-    const loaded = await api<AuditPage>(`/audit?${next}`);
-    setMore((before) => [...before, ...loaded.entries]);
-    setPage((current) => current && { ...current, next_cursor: loaded.next_cursor });
-  };
+  const filters = queryOf<Query<'/portal/api/audit'>>(query, SEARCH);
+  const pages = usePages(
+    (cursor) => api.GET('/portal/api/audit', { params: { query: { ...filters, cursor } } }),
+    (page) => page.entries,
+    [query.toString()],
+  );
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -66,7 +40,7 @@ export function AuditPage({ query, me }: ConsoleProps) {
     location.hash = consoleHref('audit', undefined, next);
   };
 
-  const entries = [...(page?.entries ?? []), ...more];
+  const { first: page, items: entries, error } = pages;
   return (
     <main class="console-page">
       <div class="page-head">
@@ -106,16 +80,8 @@ export function AuditPage({ query, me }: ConsoleProps) {
           </a>
         </div>
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {!page && !error && (
-        <p class="loading" role="status">
-          Loading…
-        </p>
-      )}
+      <ErrorNotice text={error} />
+      {pages.loading && <Loading />}
       {page && entries.length === 0 && <p class="empty">No change matches these filters.</p>}
       {entries.length > 0 && (
         <ol class="audit-entries">
@@ -146,11 +112,7 @@ export function AuditPage({ query, me }: ConsoleProps) {
           ))}
         </ol>
       )}
-      {page?.next_cursor && (
-        <button type="button" class="more" onClick={() => void loadMore(page.next_cursor!)}>
-          Older changes
-        </button>
-      )}
+      <MoreButton pages={pages}>Older changes</MoreButton>
     </main>
   );
 }

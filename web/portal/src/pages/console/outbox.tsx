@@ -3,37 +3,16 @@
 // (no provider when it was written) is sent once one is configured; a failed one sent again. Texts show
 // `[redacted]` where the link goes: a link is a secret, and the portal never shows it.
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, post } from '../../api.js';
+import { api, errorText, queryOf, type Answer, type Query } from '../../api.js';
+import { ErrorNotice, Loading, MoreButton } from '../../components/notices.js';
+import { useClients, usePages } from '../../data.js';
 import { when } from '../../format.js';
 import { consoleHref } from '../../router.js';
 import type { ConsoleProps } from './props.js';
 
-type Status = 'pending' | 'sent' | 'failed' | 'held';
-type Kind = 'link' | 'invitation' | 'password_reset';
-
-interface Message {
-  id: string;
-  client_id: string | null;
-  client_name: string | null;
-  kind: Kind;
-  channel: 'email' | 'sms';
-  recipient: string;
-  subject: string | null;
-  body: string;
-  status: Status;
-  attempts: number;
-  last_error: string | null;
-  created_at: string;
-  sent_at: string | null;
-  may_send: boolean;
-  may_resend: boolean;
-}
-interface OutboxPage {
-  messages: Message[];
-  next_cursor: string | null;
-  counts: Record<Status, number>;
-  providers: { email: boolean; sms: boolean };
-}
+type Message = Answer<'/portal/api/outbox'>['messages'][number];
+type Status = Message['status'];
+type Kind = Message['kind'];
 
 const TABS: [Status | undefined, string][] = [
   [undefined, 'All'],
@@ -61,52 +40,34 @@ const PROVIDERS = {
 const provider = (channel: 'email' | 'sms') => `${PROVIDERS[channel].name} (${PROVIDERS[channel].setting})`;
 
 export function OutboxPage({ query, me }: ConsoleProps) {
-  const [page, setPage] = useState<OutboxPage>();
-  const [more, setMore] = useState<Message[]>([]);
-  const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
-  const [clients, setClients] = useState<{ id: string; name: string }[]>([]);
+  const [failed, setFailed] = useState<string>();
   const operator = me.user.role === 'operator';
   const status = query.get('status') as Status | null;
-
-  const load = () =>
-    api<OutboxPage>(`/outbox?${query}`).then(
-      (loaded) => {
-        setPage(loaded);
-        setMore([]);
-      },
-      (e: ApiError) => setError(e.message),
-    );
+  const filters = queryOf<Query<'/portal/api/outbox'>>(query, ['client_id', 'status', 'kind']);
+  const pages = usePages(
+    (cursor) => api.GET('/portal/api/outbox', { params: { query: { ...filters, cursor } } }),
+    (page) => page.messages,
+    [query.toString()],
+  );
+  const clients = useClients(operator).clients ?? [];
+  // What the last send said belongs to the list it was sent from.
   useEffect(() => {
-    setPage(undefined);
-    setError(undefined);
     setDone(undefined);
-    void load();
+    setFailed(undefined);
   }, [query.toString()]);
-  useEffect(() => {
-    if (operator)
-      void api<{ clients: { id: string; name: string }[] }>('/clients').then((c) => setClients(c.clients));
-  }, [operator]);
-
-  const loadMore = async (cursor: string) => {
-    const next = new URLSearchParams(query);
-    next.set('cursor', cursor);
-    const loaded = await api<OutboxPage>(`/outbox?${next}`);
-    setMore((before) => [...before, ...loaded.messages]);
-    setPage((current) => current && { ...current, next_cursor: loaded.next_cursor });
-  };
 
   const act = async (message: Message, action: 'send' | 'resend') => {
     setDone(undefined);
-    setError(undefined);
+    setFailed(undefined);
     try {
-      await post(`/outbox/${encodeURIComponent(message.id)}/${action}`);
+      await api.POST(`/portal/api/outbox/{id}/${action}`, { params: { path: { id: message.id } } });
       setDone(
         `${KIND_NAMES[message.kind]} to ${message.recipient} is queued to be sent${action === 'resend' ? ' again' : ''}.`,
       );
-      await load();
+      await pages.reload();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setFailed(errorText(failure));
     }
   };
 
@@ -127,7 +88,7 @@ export function OutboxPage({ query, me }: ConsoleProps) {
     });
   };
 
-  const messages = [...(page?.messages ?? []), ...more];
+  const { first: page, items: messages } = pages;
   const missing = page ? (['email', 'sms'] as const).filter((channel) => !page.providers[channel]) : [];
   return (
     <main class="console-page outbox">
@@ -198,17 +159,9 @@ export function OutboxPage({ query, me }: ConsoleProps) {
       </form>
       <div aria-live="polite">
         {done && <p class="saved">{done}</p>}
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice text={failed ?? pages.error} />
       </div>
-      {!page && !error && (
-        <p class="loading" role="status">
-          Loading…
-        </p>
-      )}
+      {pages.loading && <Loading />}
       {page && messages.length === 0 && <p class="empty">No message matches these filters.</p>}
       {messages.length > 0 && (
         <table class="inspections messages">
@@ -237,11 +190,7 @@ export function OutboxPage({ query, me }: ConsoleProps) {
           </tbody>
         </table>
       )}
-      {page?.next_cursor && (
-        <button type="button" class="more" onClick={() => void loadMore(page.next_cursor!)}>
-          Older messages
-        </button>
-      )}
+      <MoreButton pages={pages}>Older messages</MoreButton>
     </main>
   );
 }

@@ -1,31 +1,13 @@
 // The users page's forms: an invitation (e-mail, role, and for operators the client), and a change of
 // role (and client). A client admin offers only their client's roles: the API refuses them an operator.
 import { useState } from 'preact/hooks';
-import { api, ApiError, post, type Me, type Role } from '../../api.js';
+import { api, errorText, type Answer, type Me, type Role } from '../../api.js';
+import { ErrorNotice } from '../../components/notices.js';
+import { field } from '../../form.js';
 
-export interface PortalUser {
-  id: string;
-  email: string;
-  role: Role;
-  client_id: string | null;
-  client_name: string | null;
-  status: 'active' | 'invited' | 'disabled';
-  created_at: string;
-  password_link: {
-    purpose: 'invite' | 'reset';
-    expires_at: string;
-    expired: boolean;
-    message_id: string | null;
-    message_status: 'pending' | 'sent' | 'failed' | 'held' | null;
-  } | null;
-}
-
+export type PortalUser = Answer<'/portal/api/users'>['users'][number];
 /** What an invitation or a new link answers. */
-export interface SentLink {
-  user: PortalUser;
-  message: { id: string; status: 'pending' | 'held' };
-  expires_at: string;
-}
+export type SentLink = Answer<'/portal/api/invitations', 'post'>;
 
 export const ROLE_NAMES: Record<Role, string> = {
   operator: 'Operator',
@@ -38,7 +20,8 @@ const ROLE_HELP: Record<Role, string> = {
   client_viewer: "their client's inspections, read only",
 };
 
-export type Client = { id: string; name: string };
+/** A client to choose, as the list of clients gives it. */
+type Client = Answer<'/portal/api/clients'>['clients'][number];
 
 /** The roles the caller may give: an operator any, a client admin their client's two. */
 const rolesFor = (me: Me): Role[] =>
@@ -132,9 +115,13 @@ export function InviteForm({
     setBusy(true);
     setError(undefined);
     try {
-      onSent(await post<SentLink>('/invitations', { email: form.get('email'), ...chosen(form, me) }));
+      onSent(
+        await api.POST('/portal/api/invitations', {
+          body: { email: field(form, 'email'), ...chosen(form, me) },
+        }),
+      );
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setError(errorText(failure));
       setBusy(false);
     }
   };
@@ -158,11 +145,7 @@ export function InviteForm({
           clientId={defaultClient}
         />
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Sending…' : 'Send invitation'}
@@ -196,14 +179,10 @@ export function RoleForm({
     setBusy(true);
     setError(undefined);
     try {
-      onSaved(
-        await api<PortalUser>(`/users/${encodeURIComponent(user.id)}`, {
-          method: 'PATCH',
-          body: JSON.stringify(chosen(form, me)),
-        }),
-      );
+      const params = { path: { id: user.id } };
+      onSaved(await api.PATCH('/portal/api/users/{id}', { params, body: chosen(form, me) }));
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setError(errorText(failure));
       setBusy(false);
     }
   };
@@ -217,11 +196,7 @@ export function RoleForm({
         clientId={user.client_id}
       />
       <p class="muted small">Their sessions end: they sign in again with the new role.</p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           Save role

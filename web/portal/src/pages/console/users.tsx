@@ -2,44 +2,31 @@
 // manage everyone; a client admin the users of their own organisation. New users are invited by e-mail and
 // choose their own password; a forgotten one gets a new link the same way. Nobody types a password for
 // someone else here.
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, post } from '../../api.js';
+import { useState } from 'preact/hooks';
+import { api, errorText } from '../../api.js';
+import { ErrorNotice, Loading } from '../../components/notices.js';
+import { useClients, useLoad } from '../../data.js';
 import { when } from '../../format.js';
 import { consoleHref } from '../../router.js';
 import type { ConsoleProps } from './props.js';
-import {
-  InviteForm,
-  ROLE_NAMES,
-  RoleForm,
-  type Client,
-  type PortalUser,
-  type SentLink,
-} from './user-forms.js';
+import { InviteForm, ROLE_NAMES, RoleForm, type PortalUser, type SentLink } from './user-forms.js';
 
 export function UsersPage({ query, me }: ConsoleProps) {
-  const [users, setUsers] = useState<PortalUser[]>();
-  const [clients, setClients] = useState<Client[]>([]);
-  const [error, setError] = useState<string>();
+  const [failed, setFailed] = useState<string>();
   const [done, setDone] = useState<preact.ComponentChildren>();
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState<string>();
   const operator = me.user.role === 'operator';
   const clientFilter = query.get('client_id');
-
-  const load = () =>
-    api<{ users: PortalUser[] }>(
-      `/users${clientFilter ? `?client_id=${encodeURIComponent(clientFilter)}` : ''}`,
-    ).then(
-      (found) => setUsers(found.users),
-      (e: ApiError) => setError(e.message),
-    );
-  useEffect(() => {
-    setUsers(undefined);
-    void load();
-  }, [clientFilter]);
-  useEffect(() => {
-    if (operator) void api<{ clients: Client[] }>('/clients').then((c) => setClients(c.clients));
-  }, [operator]);
+  const list = useLoad(
+    () =>
+      api.GET('/portal/api/users', {
+        params: { query: clientFilter ? { client_id: clientFilter } : {} },
+      }),
+    [clientFilter],
+  );
+  const users = list.data?.users;
+  const clients = useClients(operator).clients ?? [];
 
   /** Says what happened to the e-mail: on its way, or held until a mail server is configured. */
   const sentNotice = (what: string, sent: SentLink) =>
@@ -57,25 +44,23 @@ export function UsersPage({ query, me }: ConsoleProps) {
 
   const run = async (action: () => Promise<preact.ComponentChildren>) => {
     setDone(undefined);
-    setError(undefined);
+    setFailed(undefined);
     try {
       setDone(await action());
-      await load();
+      await list.reload();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setFailed(errorText(failure));
     }
   };
   const sendLink = (user: PortalUser) =>
     run(async () => {
-      const sent = await post<SentLink>(`/users/${encodeURIComponent(user.id)}/password-link`);
+      const params = { path: { id: user.id } };
+      const sent = await api.POST('/portal/api/users/{id}/password-link', { params });
       return sentNotice(user.status === 'invited' ? 'A new invitation' : 'A password reset link', sent);
     });
   const setDisabled = (user: PortalUser, disabled: boolean) =>
     run(async () => {
-      await api(`/users/${encodeURIComponent(user.id)}`, {
-        method: 'PATCH',
-        body: JSON.stringify({ disabled }),
-      });
+      await api.PATCH('/portal/api/users/{id}', { params: { path: { id: user.id } }, body: { disabled } });
       return disabled
         ? `${user.email} is disabled and signed out everywhere.`
         : `${user.email} can sign in again.`;
@@ -151,17 +136,9 @@ export function UsersPage({ query, me }: ConsoleProps) {
       )}
       <div aria-live="polite">
         {done && <p class="saved">{done}</p>}
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice text={failed ?? list.error} />
       </div>
-      {!users && !error && (
-        <p class="loading" role="status">
-          Loading…
-        </p>
-      )}
+      {list.loading && !failed && <Loading />}
       {users?.length === 0 && <p class="empty">No user yet. Invite the first one.</p>}
       {users && users.length > 0 && (
         <table class="inspections user-list">

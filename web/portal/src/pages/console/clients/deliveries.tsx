@@ -1,12 +1,14 @@
 // A client's delivery log: every webhook message across its inspections and links, newest first, with
 // filters by event, status and day (in the URL), each message opening to its attempts, and re-send (one
 // more attempt with the same webhook-id).
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, post } from '../../../api.js';
+import { useState } from 'preact/hooks';
+import { api, errorText, queryOf, type Query } from '../../../api.js';
+import { ErrorNotice, Loading, MoreButton } from '../../../components/notices.js';
+import { usePages } from '../../../data.js';
+import { field } from '../../../form.js';
 import { when } from '../../../format.js';
 import { inspectionHref } from '../../../router.js';
-import { EVENT_TYPES, type Client, type ClientDelivery, type ClientDeliveryPage } from './types.js';
-import { field } from './form.js';
+import { EVENT_TYPES, type Client, type ClientDelivery } from './types.js';
 
 const FILTERS = ['event', 'status', 'from', 'to'] as const;
 const STATUS_TEXT = { pending: 'Retrying', delivered: 'Delivered', failed: 'Failed' } as const;
@@ -20,31 +22,18 @@ export function DeliveryLog({
   query: URLSearchParams;
   filterHref: (filters: URLSearchParams) => string;
 }) {
-  const [page, setPage] = useState<ClientDeliveryPage>();
-  const [more, setMore] = useState<ClientDelivery[]>([]);
-  const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<{ id: string; text: string }>();
-  const filters = new URLSearchParams();
-  for (const name of FILTERS) {
-    const value = query.get(name);
-    if (value) filters.set(name, value);
-  }
-  const base = `/clients/${encodeURIComponent(client.id)}/deliveries`;
-
-  useEffect(() => {
-    setPage(undefined);
-    setMore([]);
-    setError(undefined);
-    api<ClientDeliveryPage>(`${base}?${filters}`).then(setPage, (e: ApiError) => setError(e.message));
-  }, [client.id, filters.toString()]);
-
-  const loadMore = async (cursor: string) => {
-    const next = new URLSearchParams(filters);
-    next.set('cursor', cursor);
-    const loaded = await api<ClientDeliveryPage>(`${base}?${next}`);
-    setMore((before) => [...before, ...loaded.deliveries]);
-    setPage((current) => current && { ...current, next_cursor: loaded.next_cursor });
-  };
+  const filters = queryOf<Query<'/portal/api/clients/{id}/deliveries'>>(query, FILTERS);
+  const filtered = Object.keys(filters).length > 0;
+  const path = { id: client.id };
+  const pages = usePages(
+    (cursor) =>
+      api.GET('/portal/api/clients/{id}/deliveries', {
+        params: { path, query: { ...filters, cursor } },
+      }),
+    (page) => page.deliveries,
+    [client.id, JSON.stringify(filters)],
+  );
   const submit = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
@@ -58,14 +47,16 @@ export function DeliveryLog({
   const resend = async (id: string) => {
     setNotice(undefined);
     try {
-      await post(`${base}/${encodeURIComponent(id)}/resend`);
+      await api.POST('/portal/api/clients/{id}/deliveries/{messageId}/resend', {
+        params: { path: { ...path, messageId: id } },
+      });
       setNotice({ id, text: 'Queued to be sent again: the attempt appears here once it has run.' });
     } catch (failure) {
-      setNotice({ id, text: failure instanceof ApiError ? failure.message : String(failure) });
+      setNotice({ id, text: errorText(failure) });
     }
   };
 
-  const deliveries = [...(page?.deliveries ?? []), ...more];
+  const { first: page, items: deliveries, error } = pages;
   return (
     <>
       <p class="muted">
@@ -79,7 +70,7 @@ export function DeliveryLog({
           <select id="log-event" name="event">
             <option value="">Any event</option>
             {EVENT_TYPES.map((type) => (
-              <option key={type} value={type} selected={filters.get('event') === type}>
+              <option key={type} value={type} selected={filters.event === type}>
                 {type}
               </option>
             ))}
@@ -90,7 +81,7 @@ export function DeliveryLog({
           <select id="log-status" name="status">
             <option value="">Any status</option>
             {Object.entries(STATUS_TEXT).map(([value, text]) => (
-              <option key={value} value={value} selected={filters.get('status') === value}>
+              <option key={value} value={value} selected={filters.status === value}>
                 {text}
               </option>
             ))}
@@ -98,11 +89,11 @@ export function DeliveryLog({
         </div>
         <div class="field">
           <label for="log-from">From</label>
-          <input id="log-from" name="from" type="date" defaultValue={filters.get('from') ?? ''} />
+          <input id="log-from" name="from" type="date" defaultValue={filters.from ?? ''} />
         </div>
         <div class="field">
           <label for="log-to">To</label>
-          <input id="log-to" name="to" type="date" defaultValue={filters.get('to') ?? ''} />
+          <input id="log-to" name="to" type="date" defaultValue={filters.to ?? ''} />
         </div>
         <div class="actions">
           <button type="submit" class="primary">
@@ -114,19 +105,11 @@ export function DeliveryLog({
         </div>
       </form>
 
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {!page && !error && (
-        <p class="loading" role="status">
-          Loading…
-        </p>
-      )}
+      <ErrorNotice text={error} />
+      {pages.loading && <Loading />}
       {page && deliveries.length === 0 && (
         <p class="empty">
-          {filters.size > 0 ? 'No webhook message matches these filters.' : 'No webhook message yet.'}
+          {filtered ? 'No webhook message matches these filters.' : 'No webhook message yet.'}
         </p>
       )}
       {deliveries.length > 0 && (
@@ -151,11 +134,7 @@ export function DeliveryLog({
           ))}
         </ol>
       )}
-      {page?.next_cursor && (
-        <button type="button" class="more" onClick={() => void loadMore(page.next_cursor!)}>
-          Older messages
-        </button>
-      )}
+      <MoreButton pages={pages}>Older messages</MoreButton>
     </>
   );
 }

@@ -1,8 +1,9 @@
 // One client in the console: its settings, API keys, webhook and delivery log, one tab each (the tab and
 // the log's filters live in the URL, so the back button and bookmarks work). Operators open any client;
 // a client admin sees their own, with the quota and service window read-only.
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type Me } from '../../../api.js';
+import { api, ApiError, errorText, type Me } from '../../../api.js';
+import { ErrorNotice, Loading } from '../../../components/notices.js';
+import { useLoad } from '../../../data.js';
 import { consoleHref } from '../../../router.js';
 import { DeliveryLog } from './deliveries.js';
 import { ApiKeys } from './keys.js';
@@ -25,15 +26,19 @@ export interface ClientTabProps {
   reload: () => Promise<void>;
 }
 
+const notFound = (failure: unknown) =>
+  failure instanceof ApiError && failure.status === 404 ? 'No such client.' : errorText(failure);
+
 export function ClientDetail({ id, query, me }: { id: string; query: URLSearchParams; me: Me }) {
-  const [client, setClient] = useState<Client>();
-  const [error, setError] = useState<string>();
   const operator = me.user.role === 'operator';
-  const reload = () =>
-    api<Client>(`/clients/${encodeURIComponent(id)}`).then(setClient, (failure: ApiError) =>
-      setError(failure.status === 404 ? 'No such client.' : failure.message),
-    );
-  useEffect(() => void reload(), [id]);
+  const {
+    data: client,
+    error,
+    set: setClient,
+    reload,
+  } = useLoad(() => api.GET('/portal/api/clients/{id}', { params: { path: { id } } }), [id], {
+    describe: notFound,
+  });
 
   const tab: Tab = TABS.some(([name]) => name === query.get('tab')) ? (query.get('tab') as Tab) : 'settings';
   const tabHref = (name: Tab) =>
@@ -51,17 +56,13 @@ export function ClientDetail({ id, query, me }: { id: string; query: URLSearchPa
             ← All clients
           </a>
         )}
-        <p class="error" role="alert">
-          {error}
-        </p>
+        <ErrorNotice text={error} />
       </main>
     );
   if (!client)
     return (
       <main class="console-page">
-        <p class="loading" role="status">
-          Loading…
-        </p>
+        <Loading />
       </main>
     );
   const props: ClientTabProps = { client, onChange: setClient, reload };

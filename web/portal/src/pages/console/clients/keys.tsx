@@ -2,7 +2,8 @@
 // a rotation (a new key; the others stop after a grace period, so integrators switch without downtime)
 // and revoking one at once. A new key is shown once, with a copy button.
 import { useState } from 'preact/hooks';
-import { api, ApiError, post } from '../../../api.js';
+import { api, errorText } from '../../../api.js';
+import { ErrorNotice } from '../../../components/notices.js';
 import { SecretOnce } from '../../../components/secret-once.js';
 import { when } from '../../../format.js';
 import type { ClientTabProps } from './detail.js';
@@ -13,7 +14,7 @@ export function ApiKeys({ client, reload }: ClientTabProps) {
   const [confirming, setConfirming] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<string>();
-  const base = `/clients/${encodeURIComponent(client.id)}/keys`;
+  const params = { path: { id: client.id } };
 
   const run = async (action: () => Promise<void>) => {
     setError(undefined);
@@ -22,20 +23,21 @@ export function ApiKeys({ client, reload }: ClientTabProps) {
       await action();
       await reload();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   };
   const create = () =>
     run(async () => {
-      const made = await post<{ key: string }>(base);
+      const made = await api.POST('/portal/api/clients/{id}/keys', { params });
       setFresh({ key: made.key, note: 'The other keys keep working.' });
     });
   const rotate = (event: Event) => {
     event.preventDefault();
     const grace = Number(new FormData(event.currentTarget as HTMLFormElement).get('grace'));
     return run(async () => {
-      const made = await post<{ key: string; others_expire_at: string }>(`${base}/rotate`, {
-        grace_seconds: grace,
+      const made = await api.POST('/portal/api/clients/{id}/keys/rotate', {
+        params,
+        body: { grace_seconds: grace },
       });
       setFresh({
         key: made.key,
@@ -48,7 +50,8 @@ export function ApiKeys({ client, reload }: ClientTabProps) {
   };
   const revoke = (prefix: string) =>
     run(async () => {
-      await api(`${base}/${encodeURIComponent(prefix)}`, { method: 'DELETE' });
+      const path = { id: client.id, prefix };
+      await api.DELETE('/portal/api/clients/{id}/keys/{prefix}', { params: { path } });
       setConfirming(undefined);
       setNotice(`Key ${prefix}… is revoked: it stopped working now.`);
     });
@@ -122,11 +125,7 @@ export function ApiKeys({ client, reload }: ClientTabProps) {
           </table>
         )}
         {notice && <p role="status">{notice}</p>}
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice text={error} />
       </section>
       <div class="lower key-actions">
         <section class="panel" aria-labelledby="add-key-title">

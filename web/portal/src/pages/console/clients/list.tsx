@@ -1,26 +1,22 @@
 // Operators: every client, and a new one. A new client's API key and webhook secret are shown once,
 // each with a copy button, before anything else can be done with it.
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, post } from '../../../api.js';
+import { useState } from 'preact/hooks';
+import { api, errorText, type Answer } from '../../../api.js';
+import { ErrorNotice, Loading } from '../../../components/notices.js';
 import { SecretOnce } from '../../../components/secret-once.js';
+import { useClients } from '../../../data.js';
+import { field } from '../../../form.js';
 import { when } from '../../../format.js';
 import { consoleHref } from '../../../router.js';
-import type { ClientSummary, CreatedClient } from './types.js';
 import { TimeZoneInput } from './time-zone.js';
-import { field } from './form.js';
+
+/** A new client, with its first API key and webhook secret: shown once. */
+type CreatedClient = Answer<'/portal/api/clients', 'post'>;
 
 export function ClientList() {
-  const [clients, setClients] = useState<ClientSummary[]>();
-  const [error, setError] = useState<string>();
+  const { clients, error, reload } = useClients();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedClient>();
-
-  const load = () =>
-    api<{ clients: ClientSummary[] }>('/clients').then(
-      (found) => setClients(found.clients),
-      (failure: ApiError) => setError(failure.message),
-    );
-  useEffect(() => void load(), []);
 
   return (
     <main class="console-page">
@@ -41,21 +37,13 @@ export function ClientList() {
           onCreated={(answer) => {
             setCreating(false);
             setCreated(answer);
-            void load();
+            void reload();
           }}
         />
       )}
       {created && <Created created={created} onDone={() => setCreated(undefined)} />}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {!clients && !error && (
-        <p class="loading" role="status">
-          Loading…
-        </p>
-      )}
+      <ErrorNotice text={error} />
+      {!clients && !error && <Loading />}
       {clients?.length === 0 && !creating && !created && (
         <p class="empty">No client yet. Create the first one.</p>
       )}
@@ -104,17 +92,19 @@ function NewClient({
     setError(undefined);
     try {
       onCreated(
-        await post<CreatedClient>('/clients', {
-          name: text('name'),
-          ...(text('webhook_url') && { webhook_url: text('webhook_url') }),
-          quota_per_hour: Number(text('quota_per_hour')),
-          link_ttl_seconds: Math.round(Number(text('link_ttl_hours')) * 3600),
-          ...(text('service_window') && { service_window: text('service_window') }),
-          timezone: text('timezone'),
+        await api.POST('/portal/api/clients', {
+          body: {
+            name: text('name'),
+            ...(text('webhook_url') && { webhook_url: text('webhook_url') }),
+            quota_per_hour: Number(text('quota_per_hour')),
+            link_ttl_seconds: Math.round(Number(text('link_ttl_hours')) * 3600),
+            ...(text('service_window') && { service_window: text('service_window') }),
+            timezone: text('timezone'),
+          },
         }),
       );
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setError(errorText(failure));
     } finally {
       setBusy(false);
     }
@@ -161,11 +151,7 @@ function NewClient({
         </span>
       </div>
       <TimeZoneInput id="new-timezone" value="UTC" />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           Create client

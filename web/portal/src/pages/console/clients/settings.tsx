@@ -1,15 +1,15 @@
 // A client's settings: its name and how long inspection links stay valid; the quota, service window and
 // time zone too for operators (a client admin sees them, read-only: the operator sets what is sold).
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../../../api.js';
+import { api, errorText, type Body } from '../../../api.js';
+import { ErrorNotice } from '../../../components/notices.js';
+import { field } from '../../../form.js';
 import { when } from '../../../format.js';
 import type { ClientTabProps } from './detail.js';
 import { TimeZoneInput } from './time-zone.js';
-import type { Client } from './types.js';
-import { field } from './form.js';
 
-export const patchClient = (id: string, body: object) =>
-  api<Client>(`/clients/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(body) });
+export const patchClient = (id: string, body: Body<'/portal/api/clients/{id}', 'patch'>) =>
+  api.PATCH('/portal/api/clients/{id}', { params: { path: { id } }, body });
 
 export function Settings({ client, onChange }: ClientTabProps) {
   const [notice, setNotice] = useState<string>();
@@ -35,7 +35,7 @@ export function Settings({ client, onChange }: ClientTabProps) {
       onChange(saved);
       setNotice(`Saved at ${when(new Date().toISOString())}.`);
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   };
 
@@ -104,11 +104,7 @@ export function Settings({ client, onChange }: ClientTabProps) {
           <p class="muted small">The quota and service window are set by your Walkaround operator.</p>
         </div>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       <div class="actions">
         <button type="submit" class="primary">
           Save settings

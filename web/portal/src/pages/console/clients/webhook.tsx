@@ -2,14 +2,15 @@
 // signing secret's rotation (the old secret also signs for a grace period, so receivers switch without
 // rejecting a delivery), and code that verifies the signature, with the secret's prefix filled in.
 import { useState } from 'preact/hooks';
-import { ApiError, post } from '../../../api.js';
+import { api, errorText, type Answer } from '../../../api.js';
+import { ErrorNotice } from '../../../components/notices.js';
 import { SecretOnce } from '../../../components/secret-once.js';
+import { field } from '../../../form.js';
 import { when } from '../../../format.js';
 import type { ClientTabProps } from './detail.js';
 import { patchClient } from './settings.js';
 import { VerifySnippets } from './snippets.js';
-import { DEFAULT_GRACE, EVENT_TYPES, GRACE_CHOICES, type TestEventAnswer } from './types.js';
-import { field } from './form.js';
+import { DEFAULT_GRACE, EVENT_TYPES, GRACE_CHOICES } from './types.js';
 
 const EVENT_TEXTS: Record<(typeof EVENT_TYPES)[number], string> = {
   'inspection.received': 'an upload was accepted',
@@ -20,8 +21,6 @@ const EVENT_TEXTS: Record<(typeof EVENT_TYPES)[number], string> = {
   'link.submitted': 'a customer submitted a link',
   'link.expired': 'a link expired unused',
 };
-
-const failed = (failure: unknown) => (failure instanceof ApiError ? failure.message : String(failure));
 
 export function WebhookPanel(props: ClientTabProps) {
   return (
@@ -42,7 +41,8 @@ function Destination({ client, onChange }: ClientTabProps) {
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const events = form.getAll('events').map(String);
+    const ticked = form.getAll('events');
+    const events = EVENT_TYPES.filter((type) => ticked.includes(type));
     setNotice(undefined);
     setError(undefined);
     if (events.length === 0) return setError('Choose at least one event to send.');
@@ -55,7 +55,7 @@ function Destination({ client, onChange }: ClientTabProps) {
       onChange(saved);
       setNotice(url ? 'Saved. Send a test event to check the receiver.' : 'Saved: no webhook URL.');
     } catch (failure) {
-      setError(failed(failure));
+      setError(errorText(failure));
     }
   };
 
@@ -84,11 +84,7 @@ function Destination({ client, onChange }: ClientTabProps) {
           </label>
         ))}
       </fieldset>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       <div class="actions">
         <button type="submit" class="primary">
           Save webhook
@@ -104,7 +100,7 @@ function Destination({ client, onChange }: ClientTabProps) {
 }
 
 function TestEvent({ client }: ClientTabProps) {
-  const [answer, setAnswer] = useState<TestEventAnswer>();
+  const [answer, setAnswer] = useState<Answer<'/portal/api/clients/{id}/webhook/test', 'post'>>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const send = async () => {
@@ -112,9 +108,10 @@ function TestEvent({ client }: ClientTabProps) {
     setError(undefined);
     setAnswer(undefined);
     try {
-      setAnswer(await post<TestEventAnswer>(`/clients/${encodeURIComponent(client.id)}/webhook/test`));
+      const params = { path: { id: client.id } };
+      setAnswer(await api.POST('/portal/api/clients/{id}/webhook/test', { params }));
     } catch (failure) {
-      setError(failed(failure));
+      setError(errorText(failure));
     } finally {
       setBusy(false);
     }
@@ -135,11 +132,7 @@ function TestEvent({ client }: ClientTabProps) {
         {busy ? 'Sending…' : 'Send test event'}
       </button>
       {!client.webhook_url && <p class="muted small">Set a webhook URL first.</p>}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       {answer && (
         <div class="test-answer" role="status">
           <p>
@@ -193,14 +186,14 @@ function SigningSecret({ client, reload }: ClientTabProps) {
     const grace = Number(new FormData(event.currentTarget as HTMLFormElement).get('grace'));
     setError(undefined);
     try {
-      const made = await post<{ webhook_secret: string; previous_signs_until: string | null }>(
-        `/clients/${encodeURIComponent(client.id)}/webhook/secret`,
-        { grace_seconds: grace },
-      );
+      const made = await api.POST('/portal/api/clients/{id}/webhook/secret', {
+        params: { path: { id: client.id } },
+        body: { grace_seconds: grace },
+      });
       setFresh({ secret: made.webhook_secret, until: made.previous_signs_until });
       await reload();
     } catch (failure) {
-      setError(failed(failure));
+      setError(errorText(failure));
     }
   };
   return (
@@ -248,11 +241,7 @@ function SigningSecret({ client, reload }: ClientTabProps) {
           </button>
         </div>
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
     </section>
   );
 }

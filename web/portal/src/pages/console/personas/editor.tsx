@@ -1,8 +1,10 @@
 // One capture flow's editor: its steps (order, words per language, outline, required, gallery), video
 // length, language and branding, beside a live preview of the customer's screen; changes are saved
 // together. The logo is uploaded at once, and a test link opens the saved flow on a phone.
-import { useEffect, useState } from 'preact/hooks';
-import { api, type ApiError } from '../../../api.js';
+import { useState } from 'preact/hooks';
+import { api, errorText } from '../../../api.js';
+import { ErrorNotice, Loading } from '../../../components/notices.js';
+import { useLoad } from '../../../data.js';
 import { consoleHref } from '../../../router.js';
 import { CapturePreview, type PreviewScreen } from './preview.js';
 import { StepList } from './steps.js';
@@ -12,50 +14,37 @@ import { inLanguage, LANGUAGE_CODES, LANGUAGES, type Language, type Persona } fr
 const LOGO_TYPES = 'image/png,image/jpeg,image/webp';
 
 export function PersonaEditor({ id }: { id: string }) {
-  const [saved, setSaved] = useState<Persona>();
-  const [draft, setDraft] = useState<Persona>();
+  const loaded = useLoad(() => api.GET('/portal/api/personas/{id}', { params: { path: { id } } }), [id]);
+  const saved = loaded.data;
+  /** The persona with the changes not saved yet; none when there are none. */
+  const [edited, setEdited] = useState<Persona>();
+  const draft = edited ?? saved;
   const [screen, setScreen] = useState<PreviewScreen>(0);
   const [untranslated, setUntranslated] = useState<string[]>([]);
   const [status, setStatus] = useState<{ kind: 'error' | 'done'; text: string }>();
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    api<Persona>(`/personas/${encodeURIComponent(id)}`).then(
-      (found) => {
-        setSaved(found);
-        setDraft(found);
-      },
-      (e: ApiError) => setStatus({ kind: 'error', text: e.message }),
-    );
-  }, [id]);
-
-  if (!draft || !saved)
+  if (!saved || !draft)
     return (
       <main class="console-page">
         <a class="back" href={consoleHref('personas')}>
           ‹ Capture flows
         </a>
-        {status ? (
-          <p class="error" role="alert">
-            {status.text}
-          </p>
-        ) : (
-          <p class="loading" role="status">
-            Loading…
-          </p>
-        )}
+        {loaded.error ? <ErrorNotice text={loaded.error} /> : <Loading />}
       </main>
     );
 
   const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
+  /** The saved persona's own calls (by its id, as the API gave it). */
+  const mine = { path: { id: String(saved.id) } };
   const change = (next: Partial<Persona>) => {
-    setDraft({ ...draft, ...next });
+    setEdited({ ...draft, ...next });
     setStatus(undefined);
   };
 
   const setLanguage = (language: Language) => {
     const translated = inLanguage(draft, language);
-    setDraft(translated.persona);
+    setEdited(translated.persona);
     setUntranslated(translated.untranslated);
   };
 
@@ -64,11 +53,11 @@ export function PersonaEditor({ id }: { id: string }) {
     setBusy(true);
     try {
       const brandName = draft.branding.name?.trim();
-      const answer = await api<Persona>(`/personas/${draft.id}`, {
-        method: 'PATCH',
-        body: JSON.stringify({
+      const answer = await api.PATCH('/portal/api/personas/{id}', {
+        params: mine,
+        body: {
           name: draft.name,
-          language: draft.language,
+          language: draft.language as Language,
           steps: draft.steps,
           ...(draft.kind === 'video' && {
             video_min_seconds: draft.video_min_seconds,
@@ -80,15 +69,15 @@ export function PersonaEditor({ id }: { id: string }) {
           },
           allow_gallery: draft.allow_gallery,
           ask_location: draft.ask_location,
-        }),
+        },
       });
-      setSaved(answer);
-      setDraft(answer);
+      loaded.set(answer);
+      setEdited(undefined);
       setUntranslated([]);
       setStatus({ kind: 'done', text: 'Saved. New links open the flow as it is now.' });
       return true;
     } catch (e) {
-      setStatus({ kind: 'error', text: (e as ApiError).message });
+      setStatus({ kind: 'error', text: errorText(e) });
       return false;
     } finally {
       setBusy(false);
@@ -99,15 +88,20 @@ export function PersonaEditor({ id }: { id: string }) {
   const logo = async (file: File | undefined) => {
     setBusy(true);
     try {
-      const answer = await api<Persona>(`/personas/${draft.id}/logo`, {
-        method: file ? 'POST' : 'DELETE',
-        ...(file && { body: file, headers: { 'content-type': file.type || 'application/octet-stream' } }),
-      });
-      setSaved({ ...saved, branding: answer.branding });
-      setDraft({ ...draft, branding: { ...draft.branding, logoUrl: answer.branding.logoUrl } });
+      const answer = await (file
+        ? api.POST('/portal/api/personas/{id}/logo', {
+            params: mine,
+            body: file,
+            // The file goes as it is, in its own type (the API tells the image by its bytes).
+            bodySerializer: (logo) => logo,
+            headers: { 'content-type': file.type || 'application/octet-stream' },
+          })
+        : api.DELETE('/portal/api/personas/{id}/logo', { params: mine }));
+      loaded.set({ ...saved, branding: answer.branding });
+      setEdited({ ...draft, branding: { ...draft.branding, logoUrl: answer.branding.logoUrl } });
       setStatus({ kind: 'done', text: file ? 'Logo uploaded.' : 'Logo removed.' });
     } catch (e) {
-      setStatus({ kind: 'error', text: (e as ApiError).message });
+      setStatus({ kind: 'error', text: errorText(e) });
     } finally {
       setBusy(false);
     }
@@ -129,7 +123,7 @@ export function PersonaEditor({ id }: { id: string }) {
         </div>
         <div class="head-actions">
           {dirty && <span class="muted">Unsaved changes</span>}
-          <button type="button" disabled={!dirty || busy} onClick={() => setDraft(saved)}>
+          <button type="button" disabled={!dirty || busy} onClick={() => setEdited(undefined)}>
             Discard changes
           </button>
           <button type="button" class="primary" disabled={!dirty || busy} onClick={() => void save()}>

@@ -1,43 +1,38 @@
 // The capture flows (personas) the caller may change: a client admin their client's, an operator every
 // client's, with a form to start a new one from the photo or video template.
-import { useEffect, useState } from 'preact/hooks';
-import { api, post, type ApiError, type Me } from '../../../api.js';
+import { useState } from 'preact/hooks';
+import { api, errorText, type Me } from '../../../api.js';
+import { ErrorNotice, Loading } from '../../../components/notices.js';
+import { useClients, useLoad } from '../../../data.js';
+import { field } from '../../../form.js';
 import { consoleHref } from '../../../router.js';
-import { LANGUAGES, type Language, type ListedPersona, type Persona } from './types.js';
+import { LANGUAGES, type Language, type Persona } from './types.js';
 
 export function PersonaList({ me }: { me: Me }) {
-  const [personas, setPersonas] = useState<ListedPersona[]>();
-  const [clients, setClients] = useState<{ id: string; name: string }[]>([]);
-  const [error, setError] = useState<string>();
   const operator = me.user.role === 'operator';
-
-  useEffect(() => {
-    api<{ personas: ListedPersona[] }>('/personas').then(
-      (found) => setPersonas(found.personas),
-      (e: ApiError) => setError(e.message),
-    );
-    if (operator)
-      api<{ clients: { id: string; name: string }[] }>('/clients').then(
-        (found) => setClients(found.clients),
-        () => undefined,
-      );
-  }, []);
+  const list = useLoad(() => api.GET('/portal/api/personas'), []);
+  const personas = list.data?.personas;
+  const clients = useClients(operator).clients ?? [];
+  const [failed, setFailed] = useState<string>();
+  const error = failed ?? list.error;
 
   const create = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const given = form.get('name');
-    const name = typeof given === 'string' ? given.trim() : '';
+    const name = field(form, 'name');
     try {
-      const created = await post<Persona>('/personas', {
-        kind: form.get('kind'),
-        language: form.get('language'),
-        ...(name && { name }),
-        ...(operator && { client_id: form.get('client_id') }),
+      const created = await api.POST('/portal/api/personas', {
+        body: {
+          // The form offers only the kinds and languages there are.
+          kind: field(form, 'kind') as Persona['kind'],
+          language: field(form, 'language') as Language,
+          ...(name && { name }),
+          ...(operator && { client_id: field(form, 'client_id') }),
+        },
       });
       location.hash = consoleHref('personas', String(created.id));
     } catch (e) {
-      setError((e as ApiError).message);
+      setFailed(errorText(e));
     }
   };
 
@@ -52,16 +47,8 @@ export function PersonaList({ me }: { me: Me }) {
           </p>
         </div>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {!personas && !error && (
-        <p class="loading" role="status">
-          Loading…
-        </p>
-      )}
+      <ErrorNotice text={error} />
+      {!personas && !error && <Loading />}
       {personas && personas.length === 0 && <p class="empty">No capture flow yet: create one below.</p>}
       {personas && personas.length > 0 && (
         <table class="personas-table">

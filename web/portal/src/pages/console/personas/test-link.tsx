@@ -2,12 +2,12 @@
 // to copy. The link is shown once (only its hash is kept); unsaved changes are saved first, so the phone
 // shows what the editor shows.
 import { useState } from 'preact/hooks';
-import { post, type ApiError } from '../../../api.js';
+import { api, errorText, type Answer } from '../../../api.js';
+import { ErrorNotice } from '../../../components/notices.js';
 import { when } from '../../../format.js';
-import type { TestLink } from './types.js';
 
 export function TestLinkPanel(props: { personaId: number; dirty: boolean; save: () => Promise<boolean> }) {
-  const [link, setLink] = useState<TestLink>();
+  const [link, setLink] = useState<Answer<'/portal/api/personas/{id}/test-link', 'post'>>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -16,9 +16,10 @@ export function TestLinkPanel(props: { personaId: number; dirty: boolean; save: 
     setError(undefined);
     try {
       if (props.dirty && !(await props.save())) return;
-      setLink(await post<TestLink>(`/personas/${props.personaId}/test-link`));
+      const params = { path: { id: String(props.personaId) } };
+      setLink(await api.POST('/portal/api/personas/{id}/test-link', { params }));
     } catch (e) {
-      setError((e as ApiError).message);
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
@@ -35,11 +36,7 @@ export function TestLinkPanel(props: { personaId: number; dirty: boolean; save: 
       <button type="button" class="primary" disabled={busy} onClick={() => void create()}>
         {props.dirty ? 'Save, then send me a test link' : 'Send me a test link'}
       </button>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice text={error} />
       {link && (
         <div class="created" role="status">
           <img

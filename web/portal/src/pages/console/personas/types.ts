@@ -1,61 +1,15 @@
-// The persona editor's data, as the portal API answers it (src/http/routes/portal-personas.ts).
+// The persona editor's data, as the portal API answers it: the types of its OpenAPI document
+// (docs/examples/api.d.ts).
+import type { Answer } from '../../../api.js';
+
 export const LANGUAGES = { en: 'English', fr: 'French', de: 'German', es: 'Spanish' } as const;
 export type Language = keyof typeof LANGUAGES;
 export const LANGUAGE_CODES = Object.keys(LANGUAGES) as Language[];
 
-export interface Words {
-  label: string;
-  instructions: string;
-}
-
-export interface Step extends Words {
-  id: string;
-  required: boolean;
-  overlay: string;
-  accept_poor_quality: boolean;
-  /** The step's words in the persona's other languages. */
-  translations?: Partial<Record<Language, Words>>;
-}
-
-export interface Branding {
-  name?: string;
-  colour?: string;
-  logoUrl?: string;
-}
-
-export interface Persona {
-  id: number;
-  client_id: string;
-  client_name: string;
-  name: string;
-  kind: 'photo' | 'video';
-  language: string;
-  steps: Step[];
-  video_min_seconds: number | null;
-  video_max_seconds: number | null;
-  branding: Branding;
-  allow_gallery: boolean;
-  ask_location: boolean;
-  max_photo_dimension: number | null;
-}
-
-export interface ListedPersona {
-  id: number;
-  client_id: string;
-  client_name: string;
-  name: string;
-  kind: 'photo' | 'video';
-  language: string;
-  steps: number;
-}
-
-export interface TestLink {
-  link_id: string;
-  url: string;
-  case_id: string;
-  expires_at: string;
-  qr_svg: string;
-}
+export type Persona = Answer<'/portal/api/personas/{id}'>;
+export type Step = Persona['steps'][number];
+/** A step's title and instructions in one language. */
+export type Words = NonNullable<NonNullable<Step['translations']>[Language]>;
 
 /**
  * The persona with its words in `to`: each step's translation swapped in (its current words kept as the
