@@ -6,7 +6,11 @@ import { createSecretBox, loadMasterKey } from './adapters/crypto/secret-box.js'
 import type { SecretBox } from './ports/secret-box.js';
 import { migrate, openDatabase, type Database } from './adapters/db/connect.js';
 import type { Db } from './ports/database.js';
-import { createActionLimiter, createAttemptLimiter } from './adapters/rate-limit/attempt-limiter.js';
+import {
+  createActionLimiter,
+  createAttemptLimiter,
+  type LimiterStore,
+} from './adapters/rate-limit/attempt-limiter.js';
 import path from 'node:path';
 import { createOperatorFetch, operatorGuard } from './adapters/fetch/operator-fetch.js';
 import { createListenerFetch } from './adapters/fetch/listener-fetch.js';
@@ -147,6 +151,25 @@ export function createNotifierFor(config: Readonly<Config>): Notifier {
   });
 }
 
+/** The Redis of scale mode (`REDIS_URL`), or undefined without one. */
+export async function openRedis(config: Readonly<Config>, logger: Logger) {
+  if (!config.redisUrl) return undefined;
+  const redis = new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
+  return redis;
+}
+
+/** The portal's sign-in limits (docs/security.md#signing-in): failures per account and per address. */
+export async function createSignInLimits(store: LimiterStore): Promise<SessionDeps['signInLimits']> {
+  const limiter = (scope: 'account' | 'address') =>
+    createAttemptLimiter(store, {
+      name: `portal_sign_in_${scope}`,
+      maxFailures: SIGN_IN_FAILURES[scope],
+      windowSeconds: SIGN_IN_FAILURES.windowSeconds,
+    });
+  return { account: await limiter('account'), address: await limiter('address') };
+}
+
 /** Opens the database and secrets only: what the operator CLI needs. */
 export async function buildStorageDeps(
   config: Readonly<Config>,
@@ -172,10 +195,7 @@ export async function buildDeps(
   opts: { logDestination?: DestinationStream } = {},
 ): Promise<Deps> {
   const base = await buildStorageDeps(config, { migrate: true, ...opts });
-  const redis = config.redisUrl
-    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
-    : undefined;
-  redis?.on('error', (err) => base.logger.warn({ err }, 'redis connection error'));
+  const redis = await openRedis(config, base.logger);
   try {
     await ensureSigningKey(base, {
       alg: config.jwtAlgorithm,
@@ -193,19 +213,10 @@ export async function buildDeps(
         windowSeconds: config.authFailureWindowSeconds,
       },
     );
-    const signInLimiter = (scope: 'account' | 'address') =>
-      createAttemptLimiter(
-        { database: base.database, redis },
-        {
-          name: `portal_sign_in_${scope}`,
-          maxFailures: SIGN_IN_FAILURES[scope],
-          windowSeconds: SIGN_IN_FAILURES.windowSeconds,
-        },
-      );
     const portalSessions: SessionDeps = {
       db: base.db,
       now: base.now,
-      signInLimits: { account: await signInLimiter('account'), address: await signInLimiter('address') },
+      signInLimits: await createSignInLimits({ database: base.database, redis }),
       sessions: { idleMs: config.portalSessionIdleMs, maxMs: config.portalSessionMaxMs },
     };
     const resendLimiter = await createActionLimiter(

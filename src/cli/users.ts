@@ -1,4 +1,5 @@
-// walkaround users create|update|reset-password|list (README.md#operating-it): results-portal accounts.
+// walkaround users create|update|reset-password|unlock|list (README.md#operating-it): results-portal
+// accounts.
 import { CLI_ACTOR } from '../services/audit.js';
 import crypto from 'node:crypto';
 import { text } from 'node:stream/consumers';
@@ -11,6 +12,8 @@ import {
   resetPassword,
   updatePortalUser,
 } from '../services/users/accounts.js';
+import { createSignInLimits, openRedis } from '../deps.js';
+import { unlockSignIn } from '../services/portal/sessions.js';
 import { print, table, when, withStorage } from './context.js';
 import { oneOf } from './options.js';
 
@@ -130,6 +133,26 @@ export function usersCommand(): Command {
         print(o.json, generated ? { ...view(user), password: generated } : view(user), () =>
           ['Password reset; the user is signed out everywhere.', describe(user, generated)].join('\n'),
         );
+      }),
+    );
+
+  users
+    .command('unlock')
+    .description(
+      'lift the sign-in lock of a user locked out by wrong passwords (their failures are forgotten)',
+    )
+    .requiredOption('--email <address>', 'the user')
+    .option('--json', 'print one JSON object')
+    .action((o: { email: string; json?: boolean }) =>
+      withStorage(async (deps) => {
+        const redis = await openRedis(deps.config, deps.logger);
+        try {
+          const signInLimits = await createSignInLimits({ database: deps.database, redis });
+          const user = await unlockSignIn({ ...deps, signInLimits }, o.email, CLI_ACTOR);
+          print(o.json, view(user), () => `${user.email} may sign in again.`);
+        } finally {
+          redis?.disconnect();
+        }
       }),
     );
 

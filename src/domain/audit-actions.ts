@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'user.password_link',
   'user.set_password',
   'user.reset_password',
+  'user.unlock',
   // Inspections
   'inspection.review',
   'inspection.reanalyse',

@@ -69,19 +69,19 @@ describe.each(STORES)('rate limiters counted in %s', (_name, backend, redisUrl) 
     const limiter = (store: LimiterStore, name: string, maxFailures = 3, windowSeconds = 60) =>
       createAttemptLimiter(store, { name, maxFailures, windowSeconds });
 
-    it('lets a key fail up to the limit, blocks it from then on, and answers the wait', async () => {
+    it('lets a key try up to the limit, blocks it from then on, and answers the wait', async () => {
       const failures = await limiter(a, fresh('attempts'));
       expect(await failures.blockedFor('key')).toBe(0);
-      expect(await failures.recordFailure('key')).toBe(0);
-      expect(await failures.recordFailure('key')).toBe(0);
+      expect(await failures.attempt('key')).toBe(0);
+      expect(await failures.attempt('key')).toBe(0);
       expect(await failures.blockedFor('key')).toBe(0);
-      expect(await failures.recordFailure('key')).toBe(0);
+      expect(await failures.attempt('key')).toBe(0);
       // The limit is reached: the key is blocked, and every further failure is one too many.
       const blocked = await failures.blockedFor('key');
       expect(blocked).toBeGreaterThanOrEqual(1);
       expect(blocked).toBeLessThanOrEqual(60);
       for (let i = 0; i < 3; i++) {
-        const wait = await failures.recordFailure('key');
+        const wait = await failures.attempt('key');
         expect(wait).toBeGreaterThanOrEqual(1);
         expect(wait).toBeLessThanOrEqual(60);
         expect(Number.isInteger(wait)).toBe(true);
@@ -89,44 +89,74 @@ describe.each(STORES)('rate limiters counted in %s', (_name, backend, redisUrl) 
       expect(await failures.blockedFor('key')).toBeGreaterThanOrEqual(1);
     });
 
-    it('only counts failures: asking whether a key is blocked counts nothing', async () => {
+    it('forgives an attempt that was right: it counts no more, and the key has that try back', async () => {
+      const attempts = await limiter(a, fresh('forgive'));
+      expect([
+        await attempts.attempt('key'),
+        await attempts.attempt('key'),
+        await attempts.attempt('key'),
+      ]).toEqual([0, 0, 0]);
+      expect(await attempts.blockedFor('key')).toBeGreaterThan(0);
+      await attempts.forgive('key');
+      expect(await attempts.blockedFor('key')).toBe(0);
+      expect(await attempts.attempt('key')).toBe(0);
+      expect(await attempts.attempt('key')).toBeGreaterThan(0);
+    });
+
+    it('forgets every attempt of a key on reset (an operator lifting a lock), and only that key', async () => {
+      const name = fresh('reset');
+      const [here, there] = [await limiter(a, name), await limiter(b, name)];
+      for (let i = 0; i < 5; i++) await here.attempt('locked');
+      await here.attempt('other');
+      expect(await there.blockedFor('locked')).toBeGreaterThan(0);
+      await there.reset('locked');
+      expect(await here.blockedFor('locked')).toBe(0);
+      expect([
+        await here.attempt('locked'),
+        await here.attempt('other'),
+        await here.attempt('other'),
+      ]).toEqual([0, 0, 0]);
+      expect(await here.attempt('other')).toBeGreaterThan(0);
+    });
+
+    it('only counts attempts: asking whether a key is blocked counts nothing', async () => {
       const failures = await limiter(a, fresh('asking'));
       for (let i = 0; i < 10; i++) expect(await failures.blockedFor('key')).toBe(0);
       expect([
-        await failures.recordFailure('key'),
-        await failures.recordFailure('key'),
-        await failures.recordFailure('key'),
+        await failures.attempt('key'),
+        await failures.attempt('key'),
+        await failures.attempt('key'),
       ]).toEqual([0, 0, 0]);
     });
 
     it('counts each key, and each limiter, apart', async () => {
       const name = fresh('apart');
       const failures = await limiter(a, name);
-      for (let i = 0; i < 4; i++) await failures.recordFailure('blocked');
+      for (let i = 0; i < 4; i++) await failures.attempt('blocked');
       expect(await failures.blockedFor('blocked')).toBeGreaterThan(0);
       expect(await failures.blockedFor('other')).toBe(0);
-      expect(await failures.recordFailure('other')).toBe(0);
+      expect(await failures.attempt('other')).toBe(0);
       // A limiter of another name keeps its own count of the same key.
       const another = await limiter(a, fresh('apart'));
       expect(await another.blockedFor('blocked')).toBe(0);
-      expect(await another.recordFailure('blocked')).toBe(0);
+      expect(await another.attempt('blocked')).toBe(0);
     });
 
     it('shares the count between api processes', async () => {
       const name = fresh('shared');
       const [here, there] = [await limiter(a, name), await limiter(b, name)];
-      expect(await here.recordFailure('key')).toBe(0);
-      expect(await there.recordFailure('key')).toBe(0);
-      expect(await here.recordFailure('key')).toBe(0);
+      expect(await here.attempt('key')).toBe(0);
+      expect(await there.attempt('key')).toBe(0);
+      expect(await here.attempt('key')).toBe(0);
       expect(await there.blockedFor('key')).toBeGreaterThan(0);
-      expect(await there.recordFailure('key')).toBeGreaterThan(0);
+      expect(await there.attempt('key')).toBeGreaterThan(0);
     });
 
-    it('lets exactly the limit through when many failures of one key arrive at once, on two processes', async () => {
+    it('lets exactly the limit through when many attempts of one key arrive at once, on two processes', async () => {
       const name = fresh('race');
       const processes = [await limiter(a, name, 10), await limiter(b, name, 10)];
       const answers = await Promise.all(
-        Array.from({ length: 120 }, (_, i) => processes[i % 2]!.recordFailure('key')),
+        Array.from({ length: 120 }, (_, i) => processes[i % 2]!.attempt('key')),
       );
       expect(tally(answers)).toEqual({ through: 10, refused: 110 });
       expect(await processes[0]!.blockedFor('key')).toBeGreaterThan(0);
@@ -134,18 +164,18 @@ describe.each(STORES)('rate limiters counted in %s', (_name, backend, redisUrl) 
 
     it('frees the key once the window is over, no later than the wait it answered', async () => {
       const failures = await limiter(a, fresh('window'), 2, 2);
-      expect(await failures.recordFailure('key')).toBe(0);
-      expect(await failures.recordFailure('key')).toBe(0);
-      const wait = await failures.recordFailure('key');
+      expect(await failures.attempt('key')).toBe(0);
+      expect(await failures.attempt('key')).toBe(0);
+      const wait = await failures.attempt('key');
       expect(wait).toBeGreaterThanOrEqual(1);
       expect(wait).toBeLessThanOrEqual(2);
       expect(await failures.blockedFor('key')).toBeLessThanOrEqual(wait);
       await sleep(wait * 1000 + 50);
       expect(await failures.blockedFor('key')).toBe(0);
       // A new window: the count starts again.
-      expect(await failures.recordFailure('key')).toBe(0);
-      expect(await failures.recordFailure('key')).toBe(0);
-      expect(await failures.recordFailure('key')).toBeGreaterThan(0);
+      expect(await failures.attempt('key')).toBe(0);
+      expect(await failures.attempt('key')).toBe(0);
+      expect(await failures.attempt('key')).toBeGreaterThan(0);
     });
   });
 

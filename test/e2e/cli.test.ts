@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/adapters/db/connect.js';
+import { createSignInLimits } from '../../src/deps.js';
 import { NO_PASSWORD } from '../../src/services/users/accounts.js';
 import { BACKENDS, testEnvironment, type TestEnvironment } from '../helpers/backends.js';
 import { runCli } from '../helpers/process.js';
@@ -310,6 +311,32 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
       ['users', 'reset-password', '--email', 'nobody@example.com'],
       environment.env,
     );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No user with e-mail nobody@example.com');
+  });
+
+  it('users unlock lifts the sign-in lock of a user locked out by wrong passwords', async () => {
+    await json('users', 'create', '--email', 'locked@example.com', '--role', 'operator');
+    const database = openDatabase(environment.config.database);
+    try {
+      const limits = await createSignInLimits({ database, redis: undefined });
+      const key = 'account:locked@example.com';
+      for (let i = 0; i < 5; i++) expect(await limits.account.attempt(key)).toBe(0);
+      expect(await limits.account.blockedFor(key)).toBeGreaterThan(0);
+      const unlocked = await cli('users', 'unlock', '--email', 'Locked@Example.com');
+      expect(unlocked.code).toBe(0);
+      expect(unlocked.stdout).toContain('locked@example.com may sign in again.');
+      expect(await limits.account.blockedFor(key)).toBe(0);
+      const entry = await database.db
+        .selectFrom('audit_log')
+        .select(['actor', 'object_type'])
+        .where('action', '=', 'user.unlock')
+        .executeTakeFirstOrThrow();
+      expect(entry).toEqual({ actor: 'cli', object_type: 'user' });
+    } finally {
+      await database.close();
+    }
+    const unknown = await runCli(['users', 'unlock', '--email', 'nobody@example.com'], environment.env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No user with e-mail nobody@example.com');
   });

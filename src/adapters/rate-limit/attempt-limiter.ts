@@ -64,7 +64,13 @@ export async function createAttemptLimiter(
       if (!res || res.consumedPoints < opts.maxFailures) return 0;
       return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     },
-    recordFailure: (key) => take(counter, key),
+    attempt: (key) => take(counter, key),
+    async forgive(key) {
+      await counter.reward(key, 1);
+    },
+    async reset(key) {
+      await counter.delete(key);
+    },
   };
 }
 

@@ -6,7 +6,17 @@ import crypto from 'node:crypto';
 import { AppError } from '../../domain/errors.js';
 import type { AttemptLimiter } from '../../ports/attempt-limiter.js';
 import type { Db, PortalRole, PortalUserRow } from '../../ports/database.js';
-import { findPortalUser, hashPassword, hasPassword, verifyPassword } from '../users/accounts.js';
+import { limitedAttempt } from '../limited-attempts.js';
+import { recordAudit, type AuditActor } from '../audit.js';
+import {
+  findPortalUser,
+  hashPassword,
+  hasPassword,
+  normaliseEmail,
+  userByEmail,
+  userObject,
+  verifyPassword,
+} from '../users/accounts.js';
 
 export interface SessionDeps {
   db: Db;
@@ -42,30 +52,51 @@ export async function signIn(
   deps: SessionDeps,
   input: { email: string; password: string; address: string; replacing?: string | undefined },
 ): Promise<{ token: string; caller: PortalCaller }> {
-  const accountKey = `account:${input.email.trim().toLowerCase()}`;
+  const accountKey = accountKeyOf(input.email);
   const addressKey = `address:${input.address}`;
-  const blockedFor = Math.max(
-    await deps.signInLimits.account.blockedFor(accountKey),
-    await deps.signInLimits.address.blockedFor(addressKey),
+  // Counted before the password is checked, so concurrent tries never get more than the limits checked.
+  const user = await limitedAttempt(
+    [
+      [deps.signInLimits.address, addressKey],
+      [deps.signInLimits.account, accountKey],
+    ],
+    (retryAfterSeconds) => new AppError('PORTAL_SIGN_IN_LIMITED', { retryAfterSeconds }),
+    async () => {
+      const found = await findPortalUser(deps.db, input.email);
+      decoyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
+      // An invited user without a password yet is checked against the decoy too: the time tells nothing.
+      const usable = found && hasPassword(found) ? found.password_hash : undefined;
+      const matches = await verifyPassword(input.password, usable ?? (await decoyHash));
+      if (!found || usable === undefined || !matches || found.disabled_at !== null)
+        throw new AppError('PORTAL_SIGN_IN_FAILED');
+      return found;
+    },
   );
-  if (blockedFor > 0) throw new AppError('PORTAL_SIGN_IN_LIMITED', { retryAfterSeconds: blockedFor });
-
-  const user = await findPortalUser(deps.db, input.email);
-  decoyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
-  // An invited user without a password yet is checked against the decoy too: the time tells nothing.
-  const usable = user && hasPassword(user) ? user.password_hash : undefined;
-  const matches = await verifyPassword(input.password, usable ?? (await decoyHash));
-  if (!user || usable === undefined || !matches || user.disabled_at !== null) {
-    const wait = Math.max(
-      await deps.signInLimits.account.recordFailure(accountKey),
-      await deps.signInLimits.address.recordFailure(addressKey),
-    );
-    throw wait > 0
-      ? new AppError('PORTAL_SIGN_IN_LIMITED', { retryAfterSeconds: wait })
-      : new AppError('PORTAL_SIGN_IN_FAILED');
-  }
 
   return startSession(deps, user, input.replacing);
+}
+
+/** The sign-in limit's key of an account: its e-mail as the users table keeps it. */
+const accountKeyOf = (email: string) => `account:${normaliseEmail(email)}`;
+
+/**
+ * Lifts the sign-in lock of an account (docs/security.md#signing-in): an operator's answer to someone
+ * who locked a user out by guessing. Its failures are forgotten; the per-address limits stay.
+ */
+export async function unlockSignIn(
+  deps: Pick<SessionDeps, 'db' | 'now' | 'signInLimits'>,
+  email: string,
+  by: AuditActor,
+): Promise<PortalUserRow> {
+  const user = await userByEmail(deps.db, email);
+  await deps.signInLimits.account.reset(accountKeyOf(user.email));
+  await recordAudit(deps.db, deps.now(), {
+    actor: by,
+    action: 'user.unlock',
+    object: userObject(user),
+    clientId: user.client_id,
+  });
+  return user;
 }
 
 /**

@@ -144,7 +144,8 @@ export async function findPortalUser(db: Db, email: string): Promise<PortalUserR
     .executeTakeFirst();
 }
 
-async function userByEmail(db: Db, email: string): Promise<PortalUserRow> {
+/** The user of an e-mail address; USER_INVALID naming it when there is none (the CLI's commands). */
+export async function userByEmail(db: Db, email: string): Promise<PortalUserRow> {
   const user = await findPortalUser(db, email);
   if (!user) throw invalidUser(`No user with e-mail ${normaliseEmail(email)}`);
   return user;

@@ -16,6 +16,7 @@ import type { JobQueue } from '../../ports/job-queue.js';
 import type { Notifier } from '../../ports/notifier.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { recordAudit, type AuditActor } from '../audit.js';
+import { limitedAttempt } from '../limited-attempts.js';
 import { checkPassword, hashPassword, MIN_PASSWORD_LENGTH, userObject } from './accounts.js';
 
 export interface PasswordLinkDeps {
@@ -206,16 +207,11 @@ export async function openPasswordLink(
   token: string | undefined,
   address: string,
 ): Promise<{ link: PasswordLinkRow; user: PortalUserRow }> {
-  const key = `password-link:${address}`;
-  const blockedFor = await deps.limiter.blockedFor(key);
-  if (blockedFor > 0) throw new AppError('PASSWORD_LINK_LIMITED', { retryAfterSeconds: blockedFor });
-  try {
-    return await findOpenLink(deps, token);
-  } catch (error) {
-    const wait = await deps.limiter.recordFailure(key);
-    if (wait > 0) throw new AppError('PASSWORD_LINK_LIMITED', { retryAfterSeconds: wait });
-    throw error;
-  }
+  return limitedAttempt(
+    [[deps.limiter, `password-link:${address}`]],
+    (retryAfterSeconds) => new AppError('PASSWORD_LINK_LIMITED', { retryAfterSeconds }),
+    () => findOpenLink(deps, token),
+  );
 }
 
 const gone = (reason: string) => new AppError('PASSWORD_LINK_GONE', { params: { reason } });
