@@ -6159,7 +6159,272 @@ export interface operations {
                         blur: boolean;
                         /** Format: date-time */
                         expires_at: string;
-                        result: components["schemas"]["InspectionResult"];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        analysed_at: string;
+                        summary: {
+                            images: number;
+                            videos: number;
+                            damages: number;
+                            flags: string[];
+                            flag_counts: {
+                                [key: string]: number;
+                            };
+                        };
+                        photos: {
+                            id: string;
+                            position: number;
+                            /** @enum {string} */
+                            kind: "image";
+                            original_id: string | null;
+                            mime: string;
+                            bytes: number;
+                            width: number;
+                            height: number;
+                            sha256: string;
+                            flags: string[];
+                            errors: {
+                                analyzer: string;
+                                message: string;
+                            }[];
+                            /** @description On a blurred share: no `text`, and `exif.gps` null. */
+                            analysis: {
+                                /** @description Photo quality: sharpness, exposure and resolution, each with pass/fail. */
+                                quality?: {
+                                    blur: {
+                                        /** @description Variance of the Laplacian of the grey preview (long side ≤ 1024 px); higher is sharper. */
+                                        score: number;
+                                        /** @description The score must reach this to pass. */
+                                        threshold: number;
+                                        pass: boolean;
+                                    };
+                                    exposure: {
+                                        /** @description Mean luminance (Rec. 601 luma), 0–255. */
+                                        score: number;
+                                        /** @description Share of pixels crushed to black (luma ≤ 16). */
+                                        dark_share: number;
+                                        /** @description Share of pixels blown to white (luma ≥ 240). */
+                                        bright_share: number;
+                                        state: "ok" | "dark" | "overexposed";
+                                        /** @description True when state is 'ok'. */
+                                        pass: boolean;
+                                    };
+                                    resolution: {
+                                        /** @description Short side of the original in pixels. */
+                                        score: number;
+                                        /** @description The short side must reach this to pass. */
+                                        threshold: number;
+                                        /** @description Width of the original after EXIF orientation. */
+                                        width: number;
+                                        /** @description Height of the original after EXIF orientation. */
+                                        height: number;
+                                        megapixels: number;
+                                        pass: boolean;
+                                    };
+                                    /** @description True when blur, exposure and resolution all pass. */
+                                    pass: boolean;
+                                };
+                                /** @description EXIF facts; every field is null when the file does not carry it. */
+                                exif?: {
+                                    capture_time: string | null;
+                                    modify_time: string | null;
+                                    gps: {
+                                        /** @description Decimal degrees, north positive. */
+                                        latitude: number;
+                                        /** @description Decimal degrees, east positive. */
+                                        longitude: number;
+                                        altitude: number | null;
+                                    } | null;
+                                    camera_make: string | null;
+                                    camera_model: string | null;
+                                    lens: string | null;
+                                    software: string | null;
+                                    /** @description A hint, not proof: Software names a known editor, or ModifyDate differs from capture. */
+                                    edited: boolean;
+                                    edited_reasons: ("software" | "modify_date")[];
+                                };
+                                /** @description Vehicles found in the image (object detection) */
+                                vehicles?: {
+                                    /** @description At least one vehicle detection at or above the minimum score */
+                                    present: boolean;
+                                    /** @description Vehicle detections, highest score first */
+                                    detections: {
+                                        /** @description COCO class */
+                                        label: "car" | "truck" | "bus" | "motorcycle";
+                                        /** @description Detector confidence */
+                                        score: number;
+                                        /** @description Fractions (0..1) of the image width/height, origin top left */
+                                        box: {
+                                            x: number;
+                                            y: number;
+                                            width: number;
+                                            height: number;
+                                        };
+                                    }[];
+                                    /** @description People the same detector found (COCO `person`), highest score first; blurred in shared reports. */
+                                    people?: {
+                                        /** @description Detector confidence */
+                                        score: number;
+                                        /** @description Fractions (0..1) of the image width/height, origin top left */
+                                        box: {
+                                            x: number;
+                                            y: number;
+                                            width: number;
+                                            height: number;
+                                        };
+                                    }[];
+                                };
+                                /** @description Damage detection by the configured model (`ok`), none without one (`not_configured`), or the damages as a reviewer corrected them (`reviewed`). */
+                                damage?: {
+                                    /**
+                                     * @description No damage model is configured: no damage detection was attempted.
+                                     * @enum {string}
+                                     */
+                                    status: "not_configured";
+                                    model: null;
+                                    damages: {
+                                        /** @description Vehicle part, from the model's label `part:type`; null when its label names only a type. */
+                                        part: string | null;
+                                        /** @description Damage type, from the model's label (e.g. `scratch`, `dent`). */
+                                        type: string;
+                                        /** @description Heuristic, not an assessment of repair: from the share of the image the box covers (under 2%: minor, under 10%: moderate, else severe), one step lower when the confidence is under 0.5. A close-up makes any damage look larger: compare severities between photos taken from a similar distance. */
+                                        severity: "minor" | "moderate" | "severe";
+                                        /** @description The model's confidence; 1 for a damage a reviewer drew or changed. */
+                                        confidence: number;
+                                        /** @description Box around the damage, in fractions (0..1) of the original image after EXIF orientation. */
+                                        box: {
+                                            /** @description Left edge, as a fraction of the image width. */
+                                            x: number;
+                                            /** @description Top edge, as a fraction of the image height. */
+                                            y: number;
+                                            /** @description Width, as a fraction of the image width. */
+                                            width: number;
+                                            /** @description Height, as a fraction of the image height. */
+                                            height: number;
+                                        };
+                                        /** @description Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model. */
+                                        source?: "model" | "reviewer";
+                                    }[];
+                                } | {
+                                    /**
+                                     * @description The damage model ran on the image.
+                                     * @enum {string}
+                                     */
+                                    status: "ok";
+                                    model: {
+                                        /** @description `onnx`: a local ONNX file; `kserve`: an Open Inference Protocol (KServe v2) server. */
+                                        backend: "onnx" | "kserve";
+                                        /** @description File name of the ONNX model, or the model name on the server. */
+                                        name: string;
+                                        /** @description ONNX: first 12 hex digits of the SHA-256 of the model file. KServe: the version the server lists first. */
+                                        version: string;
+                                    };
+                                    /** @description Damages found, most confident first; empty when the model found none. */
+                                    damages: {
+                                        /** @description Vehicle part, from the model's label `part:type`; null when its label names only a type. */
+                                        part: string | null;
+                                        /** @description Damage type, from the model's label (e.g. `scratch`, `dent`). */
+                                        type: string;
+                                        /** @description Heuristic, not an assessment of repair: from the share of the image the box covers (under 2%: minor, under 10%: moderate, else severe), one step lower when the confidence is under 0.5. A close-up makes any damage look larger: compare severities between photos taken from a similar distance. */
+                                        severity: "minor" | "moderate" | "severe";
+                                        /** @description The model's confidence; 1 for a damage a reviewer drew or changed. */
+                                        confidence: number;
+                                        /** @description Box around the damage, in fractions (0..1) of the original image after EXIF orientation. */
+                                        box: {
+                                            /** @description Left edge, as a fraction of the image width. */
+                                            x: number;
+                                            /** @description Top edge, as a fraction of the image height. */
+                                            y: number;
+                                            /** @description Width, as a fraction of the image width. */
+                                            width: number;
+                                            /** @description Height, as a fraction of the image height. */
+                                            height: number;
+                                        };
+                                        /** @description Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model. */
+                                        source?: "model" | "reviewer";
+                                    }[];
+                                } | {
+                                    /**
+                                     * @description A reviewer set this photo's damages in the portal (see the result's `review`).
+                                     * @enum {string}
+                                     */
+                                    status: "reviewed";
+                                    /** @description The model whose findings the reviewer started from; null when none was configured. */
+                                    model: {
+                                        /** @description `onnx`: a local ONNX file; `kserve`: an Open Inference Protocol (KServe v2) server. */
+                                        backend: "onnx" | "kserve";
+                                        /** @description File name of the ONNX model, or the model name on the server. */
+                                        name: string;
+                                        /** @description ONNX: first 12 hex digits of the SHA-256 of the model file. KServe: the version the server lists first. */
+                                        version: string;
+                                    } | null;
+                                    /** @description The damages as the reviewer left them, each with its `source`. */
+                                    damages: {
+                                        /** @description Vehicle part, from the model's label `part:type`; null when its label names only a type. */
+                                        part: string | null;
+                                        /** @description Damage type, from the model's label (e.g. `scratch`, `dent`). */
+                                        type: string;
+                                        /** @description Heuristic, not an assessment of repair: from the share of the image the box covers (under 2%: minor, under 10%: moderate, else severe), one step lower when the confidence is under 0.5. A close-up makes any damage look larger: compare severities between photos taken from a similar distance. */
+                                        severity: "minor" | "moderate" | "severe";
+                                        /** @description The model's confidence; 1 for a damage a reviewer drew or changed. */
+                                        confidence: number;
+                                        /** @description Box around the damage, in fractions (0..1) of the original image after EXIF orientation. */
+                                        box: {
+                                            /** @description Left edge, as a fraction of the image width. */
+                                            x: number;
+                                            /** @description Top edge, as a fraction of the image height. */
+                                            y: number;
+                                            /** @description Width, as a fraction of the image width. */
+                                            width: number;
+                                            /** @description Height, as a fraction of the image height. */
+                                            height: number;
+                                        };
+                                        /** @description Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model. */
+                                        source?: "model" | "reviewer";
+                                    }[];
+                                };
+                                /** @description Licence plate and VIN read from the image (OCR) */
+                                text?: {
+                                    plate: {
+                                        read: string | null;
+                                        expected: string | null;
+                                        match: boolean | null;
+                                        confidence: number | null;
+                                        /** @description Where the plate that was read lies in the image (blurred in shared reports). */
+                                        box?: {
+                                            x: number;
+                                            y: number;
+                                            width: number;
+                                            height: number;
+                                        };
+                                    };
+                                    vin: {
+                                        read: string | null;
+                                        expected: string | null;
+                                        match: boolean | null;
+                                        confidence: number | null;
+                                        check_digit_valid: boolean | null;
+                                    };
+                                    /** @description A reading that differs from the expected value. Nothing is flagged when the text was not found. */
+                                    flags: ("plate_mismatch" | "vin_mismatch")[];
+                                };
+                            };
+                            /** @description What the capture app said about an item captured behind an inspection link; absent for API uploads. */
+                            capture?: {
+                                source: ("camera" | "gallery") | null;
+                                captured_at: string | null;
+                                orientation: string | null;
+                                location: {
+                                    /** @description Decimal degrees, north positive. */
+                                    latitude: number;
+                                    /** @description Decimal degrees, east positive. */
+                                    longitude: number;
+                                    accuracy_m: number | null;
+                                } | null;
+                                distance_from_others_m: number | null;
+                            };
+                        }[];
                     };
                 };
             };

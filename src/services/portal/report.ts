@@ -4,12 +4,13 @@
 import { AppError } from '../../domain/errors.js';
 import { flagText } from '../../domain/flags.js';
 import type { InspectionResult } from '../../domain/result/index.js';
-import type { Db, InspectionRow } from '../../ports/database.js';
+import type { Db } from '../../ports/database.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
 import { visibleInspection } from './access.js';
 import { renderPhoto } from './media-files.js';
 import { privacyRegions, type Box } from './privacy-regions.js';
 import type { PortalCaller } from './sessions.js';
+import { sharedView, type OpenedShare } from './shared-view.js';
 
 type MediaResult = InspectionResult['media'][number];
 
@@ -23,12 +24,30 @@ const COLOURS = {
   muted: '#666666',
 };
 
+/** What a page of the report shows of a photo or video (a stored result's item, or a shared one). */
+export type ReportMedia = Pick<
+  MediaResult,
+  'id' | 'position' | 'original_id' | 'width' | 'height' | 'flags' | 'errors' | 'sha256' | 'capture'
+> & {
+  kind: MediaResult['kind'];
+  analysis: Pick<MediaResult['analysis'], 'vehicles' | 'damage' | 'exif' | 'text' | 'video'>;
+};
+
+/** What the report says, and nothing else: the portal's from the stored result, a share's from its view. */
 export interface ReportInput {
-  inspection: InspectionRow;
-  result: InspectionResult;
-  clientName: string;
-  /** Faces and plates blurred (share links that ask for it). */
-  blur: boolean;
+  inspectionId: string;
+  caseId: string;
+  /** Under the title: who, and what it is. */
+  byline: string;
+  createdAt: string;
+  analysedAt: string;
+  summary: Pick<InspectionResult['summary'], 'images' | 'videos' | 'damages' | 'flags' | 'flag_counts'>;
+  review: string;
+  /** The client's own facts (agent, input metadata): the portal's report only. */
+  facts: [string, string][];
+  media: ReportMedia[];
+  /** On a blurred share: the regions each photo is blurred in (people, plates), by media id. */
+  blurred?: (mediaId: string) => Box[];
 }
 
 type ReportDeps = { db: Db; storage: MediaStorage; now: () => number };
@@ -39,12 +58,15 @@ export interface PdfFile {
   pdf: PDFKit.PDFDocument;
 }
 
-/** The report of the inspection's latest result; PORTAL_NOT_ANALYSED until it has one. */
-export async function inspectionReport(
+const fileNameOf = (caseId: string) => `inspection-${caseId.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf`;
+
+/** The report of an inspection the caller sees: its latest result, whole. */
+export async function reportFor(
   deps: ReportDeps,
-  inspection: InspectionRow,
-  options: { blur: boolean },
+  caller: PortalCaller,
+  inspectionId: string,
 ): Promise<PdfFile> {
+  const inspection = await visibleInspection(deps.db, caller, inspectionId);
   if (inspection.result === null || inspection.status !== 'completed')
     throw new AppError('PORTAL_NOT_ANALYSED');
   const client = await deps.db
@@ -53,17 +75,49 @@ export async function inspectionReport(
     .where('id', '=', inspection.client_id)
     .executeTakeFirstOrThrow();
   const result = JSON.parse(inspection.result) as InspectionResult;
-  const pdf = await renderReport(deps, { inspection, result, clientName: client.name, blur: options.blur });
-  return { fileName: `inspection-${result.case_id.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf`, pdf };
+  const review = result.review;
+  const pdf = await renderReport(deps, {
+    inspectionId: inspection.id,
+    caseId: result.case_id,
+    byline: `${client.name} · ${result.source === 'link' ? 'inspection link' : 'API upload'} · result version ${result.version}`,
+    createdAt: result.created_at,
+    analysedAt: result.analysed_at,
+    summary: result.summary,
+    review: review
+      ? `${review.decision ?? 'corrected'} by ${review.reviewer.email} on ${human(review.reviewed_at)}${review.note ? ` — “${review.note}”` : ''}`
+      : (inspection.review_decision ?? 'not reviewed'),
+    facts: metadataFacts(result),
+    media: result.media,
+  });
+  return { fileName: fileNameOf(result.case_id), pdf };
 }
 
-/** The report of an inspection the caller sees. */
-export async function reportFor(
-  deps: ReportDeps,
-  caller: PortalCaller,
-  inspectionId: string,
-): Promise<PdfFile> {
-  return inspectionReport(deps, await visibleInspection(deps.db, caller, inspectionId), { blur: false });
+/**
+ * The report of a share link: its view (./shared-view.ts) and nothing more. On a blurred share, the
+ * photos are blurred where the stored result found people and plates.
+ */
+export async function sharedReport(deps: ReportDeps, opened: OpenedShare): Promise<PdfFile> {
+  const view = await sharedView(deps.db, opened);
+  const stored = JSON.parse(opened.inspection.result!) as InspectionResult;
+  const byId = new Map(stored.media.map((item) => [item.id, item]));
+  const pdf = await renderReport(deps, {
+    inspectionId: opened.inspection.id,
+    caseId: view.case_id,
+    byline: `${view.client_name} · shared report`,
+    createdAt: view.created_at,
+    analysedAt: view.analysed_at,
+    summary: view.summary,
+    review: view.review_decision ?? 'not reviewed',
+    facts: [],
+    media: view.photos,
+    ...(view.blur && {
+      blurred: (id: string) => {
+        const item = byId.get(id);
+        return item ? privacyRegions(item) : [];
+      },
+    }),
+  });
+  return { fileName: fileNameOf(view.case_id), pdf };
 }
 
 /**
@@ -71,12 +125,11 @@ export async function reportFor(
  * loaded on the first report, not with the service.
  */
 export async function renderReport(deps: ReportDeps, input: ReportInput): Promise<PDFKit.PDFDocument> {
-  const { result } = input;
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
-    info: { Title: `Inspection ${result.case_id}`, Creator: 'Walkaround', Producer: 'Walkaround' },
+    info: { Title: `Inspection ${input.caseId}`, Creator: 'Walkaround', Producer: 'Walkaround' },
   });
   void write(deps, doc, input).then(
     () => doc.end(),
@@ -86,38 +139,28 @@ export async function renderReport(deps: ReportDeps, input: ReportInput): Promis
 }
 
 async function write(deps: ReportDeps, doc: PDFKit.PDFDocument, input: ReportInput): Promise<void> {
-  const { result, inspection } = input;
-  doc.fillColor(COLOURS.text).font('Helvetica-Bold').fontSize(20).text(`Inspection ${result.case_id}`);
+  const { summary } = input;
+  doc.fillColor(COLOURS.text).font('Helvetica-Bold').fontSize(20).text(`Inspection ${input.caseId}`);
   doc.moveDown(0.3).font('Helvetica').fontSize(10).fillColor(COLOURS.muted);
-  doc.text(
-    `${input.clientName} · ${result.source === 'link' ? 'inspection link' : 'API upload'} · result version ${result.version}`,
-  );
-  doc.text(`Received ${human(result.created_at)} · analysed ${human(result.analysed_at)}`);
+  doc.text(input.byline);
+  doc.text(`Received ${human(input.createdAt)} · analysed ${human(input.analysedAt)}`);
   doc.text(`Report generated ${human(new Date(deps.now()).toISOString())}`);
-  if (input.blur) doc.text('Faces and licence plates are blurred in this report.');
+  if (input.blurred) doc.text('Faces and licence plates are blurred in this report.');
   doc.moveDown();
 
   heading(doc, 'Summary');
-  const review = result.review;
   facts(doc, [
-    ['Photos and videos', `${result.summary.images} photo(s), ${result.summary.videos} video(s)`],
-    ['Damages', String(result.summary.damages)],
-    [
-      'Review',
-      review
-        ? `${review.decision ?? 'corrected'} by ${review.reviewer.email} on ${human(review.reviewed_at)}${review.note ? ` — “${review.note}”` : ''}`
-        : inspection.review_decision
-          ? inspection.review_decision
-          : 'not reviewed',
-    ],
-    ...metadataFacts(result),
+    ['Photos and videos', `${summary.images} photo(s), ${summary.videos} video(s)`],
+    ['Damages', String(summary.damages)],
+    ['Review', input.review],
+    ...input.facts,
   ]);
   doc.moveDown(0.5);
   heading(doc, 'Flags');
-  if (result.summary.flags.length === 0) doc.font('Helvetica').fontSize(10).text('None.');
-  for (const flag of result.summary.flags) {
+  if (summary.flags.length === 0) doc.font('Helvetica').fontSize(10).text('None.');
+  for (const flag of summary.flags) {
     const { label, explanation } = flagText(flag);
-    const count = result.summary.flag_counts[flag] ?? 0;
+    const count = summary.flag_counts[flag] ?? 0;
     doc
       .font('Helvetica-Bold')
       .fontSize(10)
@@ -126,7 +169,7 @@ async function write(deps: ReportDeps, doc: PDFKit.PDFDocument, input: ReportInp
     doc.font('Helvetica').text(`: ${explanation}`);
   }
 
-  for (const item of result.media) {
+  for (const item of input.media) {
     doc.addPage();
     await mediaPage(deps, doc, input, item);
   }
@@ -136,7 +179,7 @@ async function mediaPage(
   deps: { storage: MediaStorage; db: Db },
   doc: PDFKit.PDFDocument,
   input: ReportInput,
-  item: MediaResult,
+  item: ReportMedia,
 ): Promise<void> {
   heading(doc, `${item.position + 1}. ${item.original_id ?? item.kind}`);
   const width = doc.page.width - 2 * MARGIN;
@@ -145,10 +188,10 @@ async function mediaPage(
       .selectFrom('media')
       .select('storage_key')
       .where('id', '=', item.id)
-      .where('inspection_id', '=', input.inspection.id)
+      .where('inspection_id', '=', input.inspectionId)
       .executeTakeFirst();
     if (row) {
-      const regions = input.blur ? privacyRegions(item) : [];
+      const regions = input.blurred?.(item.id) ?? [];
       const photo = await (
         await renderPhoto(await deps.storage.get(row.storage_key), { maxSide: PHOTO_MAX_SIDE, regions })
       ).toBuffer();
@@ -156,7 +199,7 @@ async function mediaPage(
       const scale = Math.min(width / item.width, maxHeight / item.height);
       const box = { x: MARGIN, y: doc.y, width: item.width * scale, height: item.height * scale };
       doc.image(photo, box.x, box.y, { width: box.width, height: box.height });
-      drawBoxes(doc, box, item, input.blur);
+      drawBoxes(doc, box, item, input.blurred !== undefined);
       // Drawing the labels moved the text cursor: back to the margin, under the photo.
       doc.x = MARGIN;
       doc.y = box.y + box.height + 10;
@@ -176,7 +219,7 @@ async function mediaPage(
   facts(doc, [
     ['Flags', flags.length > 0 ? flags.join(', ') : 'none'],
     ...damageFacts(item),
-    ...photoFacts(item, input.blur),
+    ...photoFacts(item, input.blurred !== undefined),
     ['SHA-256', item.sha256],
   ]);
   if (item.errors.length > 0)
@@ -190,7 +233,7 @@ async function mediaPage(
  * Vehicles in blue, damages in red, the plate read in gold, over the photo drawn at `area`; with `blur`,
  * the plate (blurred on the photo) is neither framed nor written.
  */
-function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: MediaResult, blur: boolean): void {
+function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: ReportMedia, blur: boolean): void {
   const draw = (box: Box, colour: string, label?: string) => {
     const x = area.x + box.x * area.width;
     const y = area.y + box.y * area.height;
@@ -219,7 +262,7 @@ function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: MediaResult, blur: 
   if (plate?.box && !blur) draw(plate.box, COLOURS.plate, plate.read ?? undefined);
 }
 
-function damageFacts(item: MediaResult): [string, string][] {
+function damageFacts(item: ReportMedia): [string, string][] {
   const damages = item.analysis.damage?.damages ?? [];
   return damages.map((d, i): [string, string] => [
     `Damage ${i + 1}`,
@@ -227,7 +270,7 @@ function damageFacts(item: MediaResult): [string, string][] {
   ]);
 }
 
-function photoFacts(item: MediaResult, blur: boolean): [string, string][] {
+function photoFacts(item: ReportMedia, blur: boolean): [string, string][] {
   const rows: [string, string][] = [];
   const exif = item.analysis.exif;
   if (exif?.capture_time) rows.push(['Taken', exif.capture_time]);

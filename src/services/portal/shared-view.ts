@@ -1,39 +1,133 @@
-// What a share link shows to someone without an account (docs/portal.md#sharing): the inspection's latest
-// result, read only.
+// What a share link shows to someone without an account (docs/portal.md#sharing), built by allow-list:
+// each field below is copied from the stored result on purpose, and nothing else is (not the client's
+// metadata, the agent, the reviewer, source URLs, storage keys, or links to other inspections). With
+// `blur`, nothing that names the vehicle or a place is either: no plate or VIN reading, no input
+// metadata, no GPS position, no capture location, no file name. The share page, its API and its PDF all
+// read this view, so none of them can show more.
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../../domain/errors.js';
-import { ResultBody } from '../../domain/result/index.js';
+import { CapturePart } from '../../domain/result/capture-part.js';
+import { DamagePart } from '../../domain/result/damage-part.js';
+import { TextPart, VehiclesPart } from '../../domain/result/detection-parts.js';
+import { ExifPart, QualityPart } from '../../domain/result/image-parts.js';
+import type { InspectionResult } from '../../domain/result/index.js';
 import { Nullable } from '../../domain/schema.js';
 import type { Db, InspectionRow, ShareLinkRow } from '../../ports/database.js';
 
-export const SharedView = Type.Object({
-  client_name: Type.String(),
-  case_id: Type.String(),
-  review_decision: Nullable(Type.Union([Type.Literal('accepted'), Type.Literal('rejected')])),
-  blur: Type.Boolean({ description: 'Faces and licence plates are blurred in the photos and the PDF.' }),
-  expires_at: Type.String({ format: 'date-time' }),
-  result: ResultBody,
-});
+type MediaResult = InspectionResult['media'][number];
+
+export const SharedPhoto = Type.Object(
+  {
+    id: Type.String(),
+    position: Type.Integer(),
+    kind: Type.Literal('image'),
+    original_id: Nullable(
+      Type.String({ description: 'The name it was sent with; null on a blurred share.' }),
+    ),
+    mime: Type.String(),
+    bytes: Type.Integer(),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    sha256: Type.String(),
+    flags: Type.Array(Type.String()),
+    errors: Type.Array(Type.Object({ analyzer: Type.String(), message: Type.String() })),
+    analysis: Type.Object(
+      {
+        quality: Type.Optional(QualityPart),
+        exif: Type.Optional(ExifPart),
+        vehicles: Type.Optional(VehiclesPart),
+        damage: Type.Optional(DamagePart),
+        text: Type.Optional(TextPart),
+      },
+      { additionalProperties: false, description: 'On a blurred share: no `text`, and `exif.gps` null.' },
+    ),
+    capture: Type.Optional(CapturePart),
+  },
+  { additionalProperties: false },
+);
+export type SharedPhoto = Static<typeof SharedPhoto>;
+
+export const SharedView = Type.Object(
+  {
+    client_name: Type.String(),
+    case_id: Type.String(),
+    review_decision: Nullable(Type.Union([Type.Literal('accepted'), Type.Literal('rejected')])),
+    blur: Type.Boolean({ description: 'Faces and licence plates are blurred in the photos and the PDF.' }),
+    expires_at: Type.String({ format: 'date-time' }),
+    created_at: Type.String({ format: 'date-time' }),
+    analysed_at: Type.String({ format: 'date-time' }),
+    summary: Type.Object({
+      images: Type.Integer(),
+      videos: Type.Integer(),
+      damages: Type.Integer(),
+      flags: Type.Array(Type.String()),
+      flag_counts: Type.Record(Type.String(), Type.Integer()),
+    }),
+    photos: Type.Array(SharedPhoto),
+  },
+  { additionalProperties: false },
+);
 export type SharedView = Static<typeof SharedView>;
 
+export interface OpenedShare {
+  share: ShareLinkRow;
+  inspection: InspectionRow;
+}
+
 /** The shared inspection as the share page shows it; PORTAL_NOT_ANALYSED until it has a result. */
-export async function sharedView(
-  db: Db,
-  opened: { share: ShareLinkRow; inspection: InspectionRow },
-): Promise<SharedView> {
+export async function sharedView(db: Db, opened: OpenedShare): Promise<SharedView> {
   const { share, inspection } = opened;
-  if (inspection.result === null) throw new AppError('PORTAL_NOT_ANALYSED');
+  if (inspection.result === null || inspection.status !== 'completed')
+    throw new AppError('PORTAL_NOT_ANALYSED');
   const client = await db
     .selectFrom('clients')
     .select('name')
     .where('id', '=', inspection.client_id)
     .executeTakeFirstOrThrow();
+  const result = JSON.parse(inspection.result) as InspectionResult;
+  const blur = share.blur === 1;
   return {
     client_name: client.name,
     case_id: inspection.case_id,
     review_decision: inspection.review_decision,
-    blur: share.blur === 1,
+    blur,
     expires_at: new Date(share.expires_at).toISOString(),
-    result: JSON.parse(inspection.result) as SharedView['result'],
+    created_at: result.created_at,
+    analysed_at: result.analysed_at,
+    summary: {
+      images: result.summary.images,
+      videos: result.summary.videos,
+      damages: result.summary.damages,
+      flags: result.summary.flags,
+      flag_counts: result.summary.flag_counts,
+    },
+    photos: result.media.filter((m) => m.kind === 'image' && m.width > 0).map((m) => sharedPhoto(m, blur)),
+  };
+}
+
+function sharedPhoto(item: MediaResult, blur: boolean): SharedPhoto {
+  const { quality, exif, vehicles, damage, text } = item.analysis;
+  return {
+    id: item.id,
+    position: item.position,
+    kind: 'image',
+    original_id: blur ? null : item.original_id,
+    mime: item.mime,
+    bytes: item.bytes,
+    width: item.width,
+    height: item.height,
+    sha256: item.sha256,
+    flags: item.flags,
+    errors: item.errors.map((e) => ({ analyzer: e.analyzer, message: e.message })),
+    analysis: {
+      ...(quality && { quality }),
+      ...(exif && { exif: blur ? { ...exif, gps: null } : exif }),
+      ...(vehicles && { vehicles }),
+      ...(damage && { damage }),
+      ...(text && !blur && { text }),
+    },
+    ...(item.capture && {
+      capture: blur ? { ...item.capture, location: null, distance_from_others_m: null } : item.capture,
+    }),
   };
 }

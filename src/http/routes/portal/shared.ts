@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../../deps.js';
 import { mediaFile } from '../../../services/portal/media-files.js';
-import { inspectionReport } from '../../../services/portal/report.js';
+import { sharedReport } from '../../../services/portal/report.js';
 import { SharedView, sharedView } from '../../../services/portal/shared-view.js';
 import { callerShare } from '../../plugins/auth.js';
 import { binaryBody, PDF_RESPONSES } from '../../schemas/content.js';
@@ -60,8 +60,7 @@ export const portalSharedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       schema: { tags, summary: 'The PDF report of the shared inspection', response: PDF_RESPONSES },
     },
     async (request, reply) => {
-      const { share, inspection } = callerShare(request);
-      return sendPdf(reply, await inspectionReport(deps, inspection, { blur: share.blur === 1 }));
+      return sendPdf(reply, await sharedReport(deps, callerShare(request)));
     },
   );
 };

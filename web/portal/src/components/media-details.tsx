@@ -17,8 +17,16 @@ function Place({ lat, lon }: { lat: number; lon: number }) {
   );
 }
 
+/** What the details tell of an item: a stored result's, or a share's (which may hold less). */
+export type DetailedItem = Pick<
+  MediaItem,
+  'id' | 'kind' | 'bytes' | 'mime' | 'sha256' | 'errors' | 'capture'
+> & {
+  analysis: Pick<MediaItem['analysis'], 'exif' | 'quality' | 'text' | 'fingerprint'>;
+};
+
 /** `base`: the inspection's API path, for the reused-photo comparison (none on share pages). */
-export function MediaDetails({ item, base }: { item: MediaItem; base?: string }) {
+export function MediaDetails({ item, base }: { item: DetailedItem; base?: string }) {
   const { exif, quality, text, fingerprint } = item.analysis;
   const capture = item.capture;
   const rows: [string, preact.ComponentChildren][] = [];

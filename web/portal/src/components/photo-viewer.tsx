@@ -5,9 +5,14 @@ import type { TargetedPointerEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Box, Damage, MediaItem } from '../api.js';
 
+/** What the viewer draws of an item: a stored result's, or a share's (which may hold less). */
+export type ViewedItem = Pick<MediaItem, 'position' | 'original_id'> & {
+  analysis: Pick<MediaItem['analysis'], 'vehicles' | 'text'>;
+};
+
 export interface ViewerProps {
   src: string;
-  item: MediaItem;
+  item: ViewedItem;
   damages: Damage[];
   /** Review mode: damages can be drawn, moved, resized and selected. */
   editing: boolean;

@@ -2,7 +2,7 @@
 // with what was found drawn on them, read only, and its PDF. The token stays in the page (it is sent in
 // a header, never in a URL), so photos and the PDF are fetched by the page and shown from blob: URLs.
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, objectUrl, type MediaItem } from '../api.js';
+import { api, ApiError, objectUrl, type Answer } from '../api.js';
 import { FlagList } from '../components/flag-badges.js';
 import { MediaDetails } from '../components/media-details.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
@@ -49,7 +49,7 @@ export function SharedView({ token }: { token: string }) {
       </main>
     );
   if (!shared) return <Loading />;
-  const { result } = shared;
+  const { summary } = shared;
   return (
     <main class="shared">
       <div class="page-head">
@@ -67,39 +67,28 @@ export function SharedView({ token }: { token: string }) {
       <section class="panel" aria-labelledby="summary-title">
         <h2 id="summary-title">Summary</h2>
         <p>
-          {result.summary.images} photo(s), {result.summary.videos} video(s), {result.summary.damages}{' '}
-          damage(s).
+          {summary.images} photo(s), {summary.videos} video(s), {summary.damages} damage(s).
           {shared.review_decision && ` Reviewed: ${shared.review_decision}.`}
         </p>
-        <FlagList flags={result.summary.flags} counts={result.summary.flag_counts} />
+        <FlagList flags={summary.flags} counts={summary.flag_counts} />
       </section>
-      {result.media
-        .filter((m) => m.kind === 'image' && m.width > 0)
-        .map((item) => (
-          <SharedPhoto key={item.id} item={item} headers={headers} blur={shared.blur} />
-        ))}
+      {shared.photos.map((item) => (
+        <SharedPhoto key={item.id} item={item} headers={headers} />
+      ))}
     </main>
   );
 }
 
-function SharedPhoto({
-  item,
-  headers,
-  blur,
-}: {
-  item: MediaItem;
-  headers: Record<string, string>;
-  blur: boolean;
-}) {
+/** A photo as the share shows it: on a blurred share, the API leaves out its plate and VIN readings. */
+type Photo = Answer<'/portal/api/shared'>['photos'][number];
+
+function SharedPhoto({ item, headers }: { item: Photo; headers: Record<string, string> }) {
   const [src, setSrc] = useState<string>();
   useEffect(() => {
     let url: string | undefined;
     void objectUrl(`/portal/api/shared/media/${item.id}`, headers).then((made) => setSrc((url = made)));
     return () => url && URL.revokeObjectURL(url);
   }, [item.id]);
-  // On a blurred share the plate's reading is not shown either.
-  const shown: MediaItem =
-    blur && item.analysis.text ? { ...item, analysis: { ...item.analysis, text: undefined } } : item;
   return (
     <section class="shared-photo" aria-label={`Photo ${item.position + 1}`}>
       <h2>
@@ -110,7 +99,7 @@ function SharedPhoto({
           {src ? (
             <PhotoViewer
               src={src}
-              item={shown}
+              item={item}
               damages={item.analysis.damage?.damages ?? []}
               editing={false}
               selected={undefined}
@@ -122,7 +111,7 @@ function SharedPhoto({
           )}
         </div>
         <aside class="side-col">
-          <MediaDetails item={shown} />
+          <MediaDetails item={item} />
         </aside>
       </div>
     </section>
