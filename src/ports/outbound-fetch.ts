@@ -50,7 +50,7 @@ export interface SafeFetch {
    * address its host resolves to) and rejects with the OutboundError it would meet; sends nothing. So a
    * URL kept for later (a `callback_url`, a webhook URL) is refused when it is given, not at its first
    * delivery. A host that does not resolve is not refused: that is no verdict of the guard, and the
-   * connect judges the addresses again in any case.
+   * connect judges the addresses again in any case. A refusal names the host, never its addresses.
    */
   admit(url: string): Promise<void>;
 }

@@ -182,7 +182,7 @@ describe('createSafeFetch with private networks refused', () => {
     const fetch = safeFetch({ allowPrivateNetworks: false });
     const error = await failure(fetch(`http://localhost:${server.port}/admin`));
     expect(error).toMatchObject({ reason: 'private_address', url: `http://localhost:${server.port}/admin` });
-    expect(error.message).toMatch(/localhost: resolves to private address/);
+    expect(error.message).toMatch(/^Refused localhost: not a public address$/);
     expect(server.hits).toHaveLength(0);
   });
 

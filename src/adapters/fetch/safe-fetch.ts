@@ -94,7 +94,7 @@ export function checkTarget(input: string, isAllowed: (address: string) => boole
     throw new OutboundError('scheme', redact(url), 'URLs with credentials are not allowed');
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (net.isIP(literal) && !isAllowed(literal))
-    throw new OutboundError('private_address', redact(url), `Refused ${url.hostname}: private address`);
+    throw new OutboundError('private_address', redact(url), notPublic(url.hostname));
   return url;
 }
 
@@ -161,9 +161,15 @@ async function admitTarget(guard: AddressGuard, input: string, resolveMs: number
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (net.isIP(host)) return; // checkTarget judged the literal
   const addresses = await resolveWithin(guard, host, resolveMs);
-  const refusal = addresses && refusalOf(guard, host, addresses);
-  if (refusal) throw new OutboundError('private_address', redact(url), refusal);
+  if (addresses?.some((a) => !guard.isAllowed(a.address)))
+    throw new OutboundError('private_address', redact(url), notPublic(host));
 }
+
+/**
+ * A refusal names the host as it was given, never an address it resolved to: the words reach tenants
+ * (an answer, a delivery log, a test event), who must not learn the service's network from them.
+ */
+const notPublic = (hostname: string) => `Refused ${hostname}: not a public address`;
 
 /**
  * The host's addresses, or undefined when it does not resolve within `ms`: admission then lets the URL
@@ -181,12 +187,6 @@ async function resolveWithin(
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Why a host with these addresses is refused, or undefined: any one address not allowed is enough. */
-function refusalOf(guard: AddressGuard, hostname: string, addresses: LookupAddress[]): string | undefined {
-  const refused = addresses.find((a) => !guard.isAllowed(a.address));
-  return refused && `Refused ${hostname}: resolves to private address ${refused.address}`;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -253,8 +253,8 @@ function resolveLocation(location: string, base: URL): string {
 function guardedLookup(guard: AddressGuard): LookupFunction {
   return (hostname, options, callback) => {
     const found = (addresses: LookupAddress[]) => {
-      const refusal = refusalOf(guard, hostname, addresses);
-      if (refusal) return callback(new OutboundError('private_address', '', refusal), '', 0);
+      if (addresses.some((a) => !guard.isAllowed(a.address)))
+        return callback(new OutboundError('private_address', '', notPublic(hostname)), '', 0);
       const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
       const usable = family ? addresses.filter((a) => a.family === family) : addresses;
       const [first] = usable;
