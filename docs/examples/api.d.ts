@@ -4953,21 +4953,22 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                         }[];
+                        /** @description To a client viewer, without the receiver's URL, answers and errors. */
                         deliveries: {
                             /** @description The message id, sent as `webhook-id`. */
                             id: string;
                             event_type: string;
-                            url: string;
+                            url?: string;
                             status: "pending" | "delivered" | "failed";
                             attempts: {
                                 attempt: number;
                                 /** Format: date-time */
                                 at: string;
-                                url: string;
+                                url?: string;
                                 status_code: number | null;
                                 latency_ms: number;
-                                response_excerpt: string | null;
-                                error: string | null;
+                                response_excerpt?: string | null;
+                                error?: string | null;
                                 /** @description `delivered`, `retry`, `failed` or `refused`. */
                                 outcome: string;
                             }[];

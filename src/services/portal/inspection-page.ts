@@ -7,7 +7,7 @@ import { ResultBody } from '../../domain/result/index.js';
 import { Nullable } from '../../domain/schema.js';
 import { InspectionSource, InspectionStatus } from '../inspections.js';
 import type { Db, InspectionRow } from '../../ports/database.js';
-import { DeliveryView, listDeliveries } from '../webhooks/delivery-log.js';
+import { DeliveryOutline, deliveryOutline, listDeliveries } from '../webhooks/delivery-log.js';
 import { mayChange, visibleInspection } from './access.js';
 import type { PortalCaller } from './sessions.js';
 
@@ -50,7 +50,9 @@ export const InspectionPageView = Type.Object({
   version: Nullable(Type.Integer()),
   latest_version: Nullable(Type.Integer()),
   versions: Type.Array(VersionView),
-  deliveries: Type.Array(DeliveryView),
+  deliveries: Type.Array(DeliveryOutline, {
+    description: "To a client viewer, without the receiver's URL, answers and errors.",
+  }),
   timeline: Type.Array(TimelineEntry),
   may_change: Type.Boolean({ description: 'Whether the caller may review, share and re-send.' }),
 });
@@ -97,6 +99,8 @@ export async function inspectionPage(
     shown = version;
   }
 
+  // The receiver's URL, answers and errors are the client's administration: not a viewer's to read.
+  const readable = mayChange(caller) ? deliveries : deliveries.map(deliveryOutline);
   return {
     inspection: {
       id: row.id,
@@ -124,8 +128,8 @@ export async function inspectionPage(
       author: v.author,
       created_at: iso(v.created_at),
     })),
-    deliveries,
-    timeline: await timeline(db, row, versions, deliveries),
+    deliveries: readable,
+    timeline: await timeline(db, row, versions, readable),
     may_change: mayChange(caller),
   };
 }
@@ -134,7 +138,7 @@ async function timeline(
   db: Db,
   row: InspectionRow,
   versions: { version: number; origin: string; created_at: number; author: string | null }[],
-  deliveries: DeliveryView[],
+  deliveries: DeliveryOutline[],
 ): Promise<TimelineEntry[]> {
   const entries: { at: number; event: string; detail: string | null }[] = [];
   if (row.source === 'link') {

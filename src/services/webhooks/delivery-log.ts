@@ -9,28 +9,66 @@ import type { ActionLimiter } from '../../ports/attempt-limiter.js';
 import { type Db, inTransaction, type WebhookMessageRow } from '../../ports/database.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 
-/** A webhook message of an inspection, with each delivery attempt (docs/webhooks.md#the-delivery-log-and-re-sending). */
-export const DeliveryView = Type.Object({
+const attemptFields = {
+  attempt: Type.Integer({ minimum: 1 }),
+  at: Type.String({ format: 'date-time' }),
+  url: Type.String(),
+  status_code: Nullable(Type.Integer()),
+  latency_ms: Type.Number(),
+  response_excerpt: Nullable(Type.String()),
+  error: Nullable(Type.String()),
+  outcome: Type.String({ description: '`delivered`, `retry`, `failed` or `refused`.' }),
+};
+const deliveryFields = {
   id: Type.String({ description: 'The message id, sent as `webhook-id`.' }),
   event_type: Type.String(),
   url: Type.String(),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
-  attempts: Type.Array(
-    Type.Object({
-      attempt: Type.Integer({ minimum: 1 }),
-      at: Type.String({ format: 'date-time' }),
-      url: Type.String(),
-      status_code: Nullable(Type.Integer()),
-      latency_ms: Type.Number(),
-      response_excerpt: Nullable(Type.String()),
-      error: Nullable(Type.String()),
-      outcome: Type.String({ description: '`delivered`, `retry`, `failed` or `refused`.' }),
-    }),
-  ),
+  attempts: Type.Array(Type.Object(attemptFields)),
   next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
   created_at: Type.String({ format: 'date-time' }),
-});
+};
+
+/** A webhook message of an inspection, with each delivery attempt (docs/webhooks.md#the-delivery-log-and-re-sending). */
+export const DeliveryView = Type.Object(deliveryFields);
 export type DeliveryView = Static<typeof DeliveryView>;
+
+/**
+ * A delivery as someone reads it who may see the inspection but does not administer its client (a
+ * client viewer): when and how each attempt went, without the receiver's URL (webhook URLs are often
+ * secret), its answers or the errors (which name its host).
+ */
+export const DeliveryOutline = Type.Object({
+  ...deliveryFields,
+  url: Type.Optional(deliveryFields.url),
+  attempts: Type.Array(
+    Type.Object({
+      ...attemptFields,
+      url: Type.Optional(attemptFields.url),
+      response_excerpt: Type.Optional(attemptFields.response_excerpt),
+      error: Type.Optional(attemptFields.error),
+    }),
+  ),
+});
+export type DeliveryOutline = Static<typeof DeliveryOutline>;
+
+/** The delivery without the receiver's details, copied field by field (an allow-list). */
+export function deliveryOutline(view: DeliveryView): DeliveryOutline {
+  return {
+    id: view.id,
+    event_type: view.event_type,
+    status: view.status,
+    attempts: view.attempts.map((a) => ({
+      attempt: a.attempt,
+      at: a.at,
+      status_code: a.status_code,
+      latency_ms: a.latency_ms,
+      outcome: a.outcome,
+    })),
+    next_attempt_at: view.next_attempt_at,
+    created_at: view.created_at,
+  };
+}
 
 /** The answer to a re-send: the message is queued again. */
 export const ResendAnswer = Type.Object({ status: Type.Literal('queued'), id: Type.String() });

@@ -68,7 +68,7 @@ export function Deliveries({
           <li key={d.id}>
             <div>
               <strong>{d.event_type}</strong> <span class={`status delivery-${d.status}`}>{d.status}</span>
-              <span class="muted small"> {d.url}</span>
+              {d.url && <span class="muted small"> {d.url}</span>}
             </div>
             <ol class="attempts">
               {d.attempts.map((a) => (
