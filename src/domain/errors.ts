@@ -504,9 +504,10 @@ export const catalogue = {
   },
   API_KEYS_TOO_MANY: {
     status: 409,
-    message: 'A client may have at most <max> live API keys: revoke one first',
+    message:
+      'A client may have at most <max> live API keys: revoke one first (a rotation keeps the others live for its grace period; a grace of 0 stops them at once)',
     surface: 'plain',
-    when: 'A new API key for a client that has as many live keys as allowed.',
+    when: 'A new API key, made or rotated, that would leave a client more live keys than allowed (the keys of a rotation live on for its grace period).',
   },
 
   // Everything else (health, docs, key set).

@@ -193,6 +193,25 @@ export async function revokeKeys(
 export const MAX_LIVE_KEYS = 10;
 
 /**
+ * Refuses (API_KEYS_TOO_MANY) when `adding` keys would leave the client more than MAX_LIVE_KEYS live
+ * ones. The client's row is written first, in the caller's transaction: concurrent changes of the same
+ * client's keys take turns (a row lock on PostgreSQL, the write lock on SQLite), so two at once cannot
+ * both pass the count.
+ */
+async function refusePastKeyCap(trx: Db, clientId: string, now: number, adding: number): Promise<void> {
+  await trx.updateTable('clients').set({ id: clientId }).where('id', '=', clientId).execute();
+  const live = await trx
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  if (Number(live.count) + adding > MAX_LIVE_KEYS)
+    throw new AppError('API_KEYS_TOO_MANY', { params: { max: String(MAX_LIVE_KEYS) } });
+}
+
+/**
  * Issues one more key, leaving the client's others as they are (a second system of the client gets its
  * own key, which can be revoked alone). Returns the key, the only time it exists in clear.
  */
@@ -204,15 +223,7 @@ export async function createKey(
   await requireClient(deps.db, clientId);
   const now = deps.now();
   return inTransaction(deps.db, async (trx) => {
-    const live = await trx
-      .selectFrom('api_keys')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('client_id', '=', clientId)
-      .where('revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .executeTakeFirstOrThrow();
-    if (Number(live.count) >= MAX_LIVE_KEYS)
-      throw new AppError('API_KEYS_TOO_MANY', { params: { max: String(MAX_LIVE_KEYS) } });
+    await refusePastKeyCap(trx, clientId, now, 1);
     const issued = await issueApiKey(trx, clientId, now);
     await recordAudit(trx, now, {
       actor: by,
@@ -239,6 +250,8 @@ export async function rotateKey(
   const now = deps.now();
   const until = now + graceSeconds * 1000;
   return inTransaction(deps.db, async (trx) => {
+    // With a grace period the others stay live beside the new key until it ends: they count.
+    if (graceSeconds > 0) await refusePastKeyCap(trx, clientId, now, 1);
     await trx
       .updateTable('api_keys')
       .set({ expires_at: until })

@@ -163,12 +163,14 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         summary: 'A new API key (shown this once); the live ones stop after the grace period',
         params: ClientId,
         body: Grace,
+        // 409: with the grace period, the client would hold more live keys than allowed.
         response: {
           201: Type.Object({
             key: Type.String({ description: 'Shown this once.' }),
             prefix: Type.String(),
             others_expire_at: Type.String({ format: 'date-time' }),
           }),
+          ...errorResponses('plain', 409),
         },
       },
     },
