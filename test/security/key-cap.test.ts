@@ -34,7 +34,7 @@ describe.each(BACKENDS)('the cap on live API keys on %s', (backend) => {
       statuses.push(
         (await post(`/portal/api/clients/${id}/keys/rotate`, { grace_seconds: THIRTY_DAYS })).statusCode,
       );
-    expect(statuses).toEqual([...Array(MAX_LIVE_KEYS - 1).fill(201), 409, 409, 409]);
+    expect(statuses).toEqual([...Array.from({ length: MAX_LIVE_KEYS - 1 }, () => 201), 409, 409, 409]);
     expect(await liveKeys(id)).toBe(MAX_LIVE_KEYS);
     // A rotation that stops the others at once still works: one key live.
     expect((await post(`/portal/api/clients/${id}/keys/rotate`, { grace_seconds: 0 })).statusCode).toBe(201);
