@@ -57,6 +57,8 @@ const RESENDS_PER_MINUTE = 60;
  * address trying many accounts; an office behind one address gets more).
  */
 const SIGN_IN_FAILURES = { account: 5, address: 20, windowSeconds: 15 * 60 } as const;
+/** Invitations one client admin may send an hour: each tells whether an address is taken. */
+const INVITATIONS_PER_HOUR = 30;
 
 export interface Deps {
   config: Readonly<Config>;
@@ -69,6 +71,8 @@ export interface Deps {
   failedAttempts: AttemptLimiter;
   /** Re-sends of webhook messages per client (docs/api.md#deliveries). */
   resendLimiter: ActionLimiter;
+  /** Invitations per client admin (docs/security.md#portal-accounts). */
+  inviteLimiter: ActionLimiter;
   /** Portal sign-in and sessions (docs/portal.md#signing-in). */
   portalSessions: SessionDeps;
   storage: MediaStorage;
@@ -219,6 +223,10 @@ export async function buildDeps(
       signInLimits: await createSignInLimits({ database: base.database, redis }),
       sessions: { idleMs: config.portalSessionIdleMs, maxMs: config.portalSessionMaxMs },
     };
+    const inviteLimiter = await createActionLimiter(
+      { database: base.database, redis },
+      { name: 'portal_invitations', limit: INVITATIONS_PER_HOUR, windowSeconds: 3600 },
+    );
     const resendLimiter = await createActionLimiter(
       { database: base.database, redis },
       { name: 'webhook_resends', limit: RESENDS_PER_MINUTE, windowSeconds: 60 },
@@ -250,6 +258,7 @@ export async function buildDeps(
       },
       failedAttempts,
       resendLimiter,
+      inviteLimiter,
       portalSessions,
       async close() {
         await deps.captureStaging.close();

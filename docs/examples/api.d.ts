@@ -7379,6 +7379,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;

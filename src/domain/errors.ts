@@ -502,6 +502,12 @@ export const catalogue = {
     surface: 'plain',
     when: 'More than 60 test events for one client in a minute; `Retry-After` says when to try again.',
   },
+  INVITATIONS_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many invitations, try again later',
+    surface: 'plain',
+    when: 'More than 30 invitations by one client admin in an hour (e-mail addresses are unique in the installation, so each invitation says whether one is taken: the limit bounds that); `Retry-After` says when to try again.',
+  },
   API_KEYS_TOO_MANY: {
     status: 409,
     message:

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../../domain/errors.js';
 import { Nullable } from '../../domain/schema.js';
+import type { ActionLimiter } from '../../ports/attempt-limiter.js';
 import { inTransaction, type Db, type PortalRole, type PortalUserRow } from '../../ports/database.js';
 import { portalActor, recordAudit } from '../audit.js';
 import {
@@ -182,11 +183,17 @@ async function allowedRoleAndClient(
  * transaction with one audit entry, `user.invite`.
  */
 export async function inviteUser(
-  deps: PasswordLinkDeps,
+  deps: PasswordLinkDeps & { inviteLimiter: ActionLimiter },
   caller: PortalCaller,
   input: { email: string; role: PortalRole; clientId?: string | null | undefined },
 ): Promise<{ user: PortalUserView; link: IssuedLink }> {
   requireChange(caller);
+  // Addresses are unique in the installation, so an invitation tells whether one is taken, anywhere:
+  // a client admin may ask that a bounded number of times (operators see every user anyway).
+  if (caller.role !== 'operator') {
+    const wait = await deps.inviteLimiter.take(caller.userId);
+    if (wait > 0) throw new AppError('INVITATIONS_RATE_LIMITED', { retryAfterSeconds: wait });
+  }
   const clientId = await allowedRoleAndClient(deps.db, caller, input.role, input.clientId);
   const email = normaliseEmail(input.email);
   if (!EMAIL.test(email)) throw invalidUser(`${input.email} is not an e-mail address`);

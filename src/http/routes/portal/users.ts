@@ -43,6 +43,7 @@ export const portalUserRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     secrets: deps.secrets,
     publicBaseUrl: deps.config.publicBaseUrl,
     ttlMs: deps.config.portalPasswordLinkMs,
+    inviteLimiter: deps.inviteLimiter,
   };
 
   app.get(
@@ -85,8 +86,9 @@ export const portalUserRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
           },
           { additionalProperties: false },
         ),
-        // 404: an operator naming a client that does not exist, or a client admin another client.
-        response: { 201: SentLink, ...errorResponses('plain', 404) },
+        // 404: an operator naming a client that does not exist, or a client admin another client;
+        // 429: too many invitations by a client admin in an hour.
+        response: { 201: SentLink, ...errorResponses('plain', 404, 429) },
       },
     },
     async (request, reply) => {
