@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { AppError } from '../../domain/errors.js';
 import { inTransaction, type Db, type PortalRole, type PortalUserRow } from '../../ports/database.js';
+import { checkPassword } from './passwords.js';
 
 export const invalidUser = (reason: string) => new AppError('USER_INVALID', { params: { reason } });
 
@@ -36,7 +37,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const MIN_PASSWORD_LENGTH = 12;
 
 /**
  * The password of a user invited from the portal who has not chosen one yet: no password verifies
@@ -47,11 +47,6 @@ export const hasPassword = (user: Pick<PortalUserRow, 'password_hash'>): boolean
   user.password_hash !== NO_PASSWORD;
 
 export const PORTAL_ROLES: readonly PortalRole[] = ['operator', 'client_admin', 'client_viewer'];
-
-export const checkPassword = (password: string) => {
-  if (password.length < MIN_PASSWORD_LENGTH)
-    throw invalidUser(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-};
 
 /** A client user belongs to one client; an operator to none. */
 export function checkRoleAndClient(role: PortalRole, clientId: string | null | undefined) {
@@ -77,7 +72,7 @@ export async function createPortalUser(
 ): Promise<PortalUserRow> {
   const email = normaliseEmail(input.email);
   if (!EMAIL.test(email)) throw invalidUser(`${input.email} is not an e-mail address`);
-  checkPassword(input.password);
+  await checkPassword(input.password);
   checkRoleAndClient(input.role, input.clientId);
   if (input.clientId !== undefined) {
     const client = await deps.db
@@ -160,7 +155,7 @@ export async function resetPassword(
   input: { email: string; password: string },
   by: AuditActor,
 ): Promise<PortalUserRow> {
-  checkPassword(input.password);
+  await checkPassword(input.password);
   const user = await userByEmail(deps.db, input.email);
   const password_hash = await hashPassword(input.password);
   await inTransaction(deps.db, async (trx) => {

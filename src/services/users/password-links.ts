@@ -17,7 +17,8 @@ import type { Notifier } from '../../ports/notifier.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { recordAudit, type AuditActor } from '../audit.js';
 import { limitedAttempt } from '../limited-attempts.js';
-import { checkPassword, hashPassword, MIN_PASSWORD_LENGTH, userObject } from './accounts.js';
+import { hashPassword, userObject } from './accounts.js';
+import { checkPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
 
 export interface PasswordLinkDeps {
   db: Db;
@@ -254,7 +255,7 @@ export async function setPasswordWithLink(
   input: { token: string; password: string; address: string },
 ): Promise<PortalUserRow> {
   const { link, user } = await openPasswordLink(deps, input.token, input.address);
-  checkPassword(input.password);
+  await checkPassword(input.password);
   const password_hash = await hashPassword(input.password);
   const now = deps.now();
   await inTransaction(deps.db, async (trx) => {

@@ -54,8 +54,8 @@ function PasswordForm({
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const entered = form.get('password');
     const password = typeof entered === 'string' ? entered : '';
-    if (password.length < info.min_password_length)
-      return setError(`Use at least ${info.min_password_length} characters.`);
+    if (password.trim().length < info.min_password_length)
+      return setError(`Use at least ${info.min_password_length} characters besides spaces at the ends.`);
     if (password !== form.get('repeat')) return setError('The two passwords are not the same.');
     setBusy(true);
     setError(undefined);
@@ -98,7 +98,8 @@ function PasswordForm({
           required
         />
         <p id="password-hint" class="muted small">
-          At least {info.min_password_length} characters. A few words that you remember make a good password.
+          At least {info.min_password_length} characters, not only spaces, and not a common password (such as
+          qwerty123456). A few words that you remember make a good password.
         </p>
         <label for="repeat">New password again</label>
         <input id="repeat" name="repeat" type="password" autocomplete="new-password" required />
