@@ -6,7 +6,11 @@ describe('loadConfig', () => {
   it('runs with no settings at all: SQLite under ./data, port 8080', () => {
     const config = loadConfig({});
     expect(config.port).toBe(8080);
-    expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('data/walkaround.db') });
+    expect(config.database).toEqual({
+      kind: 'sqlite',
+      file: path.resolve('data/walkaround.db'),
+      modes: { file: 0o600, dir: 0o700 },
+    });
     expect(config.publicBaseUrl).toBe('http://localhost:8080');
     expect(config.superappUrl).toBe('http://localhost:8080/app');
     expect(config.outbound.allowPrivateNetworks).toBe(false);

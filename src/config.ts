@@ -39,6 +39,12 @@ export const settingsSchema = Type.Object({
     description: 'Folder for the embedded SQLite database, local media and the generated secret key.',
     examples: ['/var/lib/walkaround'],
   }),
+  FILE_MODE: setting((o) => Type.String({ pattern: '^0?[67][0-7][0-7]$', default: '600', ...o }), {
+    description:
+      'Permissions of the files the service writes under DATA_DIR and of its SQLite database (with its WAL): octal, owner read and write at least, no execute bit; folders get the matching search bits (600 → 700, 640 → 750).',
+    examples: ['600', '640'],
+    hint: 'an octal mode such as 600 or 640 (owner read-write, no execute bits)',
+  }),
   DATABASE_URL: Type.Optional(
     setting((o) => Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$', ...o }), {
       description:
@@ -377,13 +383,22 @@ export const settingsSchema = Type.Object({
 
 type Settings = Static<typeof settingsSchema>;
 
-export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+/** Permissions of what the service writes on disk: files, and the folders holding them. */
+export interface FileModes {
+  file: number;
+  dir: number;
+}
+
+export type DatabaseTarget =
+  { kind: 'sqlite'; file: string; modes: FileModes } | { kind: 'postgres'; url: string };
 
 export interface Config {
   port: number;
   urlgenPort: number | undefined;
   host: string;
   dataDir: string;
+  /** FILE_MODE: what the service writes under DATA_DIR, and the SQLite database. */
+  fileModes: FileModes;
   database: DatabaseTarget;
   publicBaseUrl: string;
   superappUrl: string;
@@ -542,13 +557,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const s = convert(valid) as Settings;
 
   const port = s.PORT;
+  const modes = fileModes(s.FILE_MODE, problems);
   const publicBaseUrl = stripSlash(s.PUBLIC_BASE_URL ?? `http://localhost:${port}`);
   const config: Config = {
     port,
     urlgenPort: s.URLGEN_PORT,
     host: s.HOST,
     dataDir: path.resolve(s.DATA_DIR),
-    database: databaseTarget(s.DATABASE_URL, s.DATA_DIR),
+    fileModes: modes,
+    database: databaseTarget(s.DATABASE_URL, s.DATA_DIR, modes),
     publicBaseUrl,
     superappUrl: stripSlash(s.SUPERAPP_URL ?? `${publicBaseUrl}/app`),
     trustProxy: s.TRUST_PROXY,
@@ -598,10 +615,24 @@ function describeError(name: string, raw: Record<string, string>): string {
   return `Invalid setting ${name}=${shown}: expected ${expected}.`;
 }
 
-function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
-  if (url === undefined) return { kind: 'sqlite', file: path.resolve(dataDir, 'walkaround.db') };
-  if (url.startsWith('sqlite:')) return { kind: 'sqlite', file: path.resolve(url.slice('sqlite:'.length)) };
+function databaseTarget(url: string | undefined, dataDir: string, modes: FileModes): DatabaseTarget {
+  if (url === undefined) return { kind: 'sqlite', file: path.resolve(dataDir, 'walkaround.db'), modes };
+  if (url.startsWith('sqlite:'))
+    return { kind: 'sqlite', file: path.resolve(url.slice('sqlite:'.length)), modes };
   return { kind: 'postgres', url };
+}
+
+/** FILE_MODE as modes: folders get a search bit wherever the file mode has a read bit. */
+function fileModes(text: string, problems: Problems): FileModes {
+  const file = Number.parseInt(text, 8);
+  if (!Number.isInteger(file) || (file & 0o111) !== 0 || (file & 0o600) !== 0o600) {
+    problems.report(
+      'FILE_MODE',
+      `Invalid setting FILE_MODE=${JSON.stringify(text)}: expected an octal mode such as 600 or 640 (owner read-write, no execute bits).`,
+    );
+    return { file: 0o600, dir: 0o700 };
+  }
+  return { file, dir: file | ((file & 0o444) >> 2) };
 }
 
 function s3Settings(s: Settings, problems: Problems): S3Settings | undefined {

@@ -1,6 +1,7 @@
 // Composition root: the one place that picks adapters from the configuration. The adapters only some
 // configurations use (S3, Redis, graphile-worker on PostgreSQL) are loaded when chosen, so that the CLI
 // and the embedded default start without them.
+import fs from 'node:fs';
 import type { Config } from './config.js';
 import { createSecretBox, loadMasterKey } from './adapters/crypto/secret-box.js';
 import type { SecretBox } from './ports/secret-box.js';
@@ -129,7 +130,8 @@ async function createCaptureStaging(config: Readonly<Config>, logger: Logger): P
 
 /** Media storage of the configuration: an S3-compatible bucket, else the local disk. */
 export async function createStorage(config: Readonly<Config>): Promise<MediaStorage> {
-  if (!config.s3) return createDiskStorage({ root: path.join(config.dataDir, 'media') });
+  if (!config.s3)
+    return createDiskStorage({ root: path.join(config.dataDir, 'media'), modes: config.fileModes });
   const { createS3Storage } = await import('./adapters/storage/s3.js');
   return createS3Storage(config.s3);
 }
@@ -174,12 +176,22 @@ export async function createSignInLimits(store: LimiterStore): Promise<SessionDe
   return { account: await limiter('account'), address: await limiter('address') };
 }
 
+/**
+ * DATA_DIR and everything in it is the service's alone by default (FILE_MODE): the database, the media,
+ * the capture uploads, the secret key. A folder made with looser permissions earlier is set to them.
+ */
+function protectDataDir(config: Readonly<Config>): void {
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: config.fileModes.dir });
+  fs.chmodSync(config.dataDir, config.fileModes.dir);
+}
+
 /** Opens the database and secrets only: what the operator CLI needs. */
 export async function buildStorageDeps(
   config: Readonly<Config>,
   opts: { migrate: boolean; logDestination?: DestinationStream },
 ) {
   const logger = createLogger(config.logLevel, opts.logDestination);
+  protectDataDir(config);
   const database = openDatabase(config.database, (err) => logger.warn({ err }, 'database connection lost'));
   try {
     if (opts.migrate) await migrate(database);

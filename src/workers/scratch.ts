@@ -23,11 +23,11 @@ export interface Scratch {
 /** Creates this process's scratch folder under `dataDir/scratch` after sweeping leftovers; returns it and what was swept. */
 export async function openScratch(dataDir: string): Promise<{ scratch: Scratch; swept: number }> {
   const root = path.join(dataDir, 'scratch');
-  await fs.promises.mkdir(root, { recursive: true });
+  await fs.promises.mkdir(root, { recursive: true, mode: 0o700 });
   const host = safeName(os.hostname());
   const swept = await sweep(root, host);
   const dir = path.join(root, `${host}~${process.pid}~${crypto.randomBytes(4).toString('hex')}`);
-  await fs.promises.mkdir(dir);
+  await fs.promises.mkdir(dir, { mode: 0o700 });
   return { scratch: { dir, remove: () => fs.promises.rm(dir, { recursive: true, force: true }) }, swept };
 }
 

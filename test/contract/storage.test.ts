@@ -37,8 +37,11 @@ async function diskHarness(): Promise<Harness> {
   fs.writeFileSync(path.join(dir, 'outside'), 'not media');
   fs.writeFileSync(path.join(dir, 'a-file'), '');
   return {
-    storage: createDiskStorage({ root }),
-    broken: { storage: createDiskStorage({ root: path.join(dir, 'a-file') }), message: /ENOTDIR/ },
+    storage: createDiskStorage({ root, modes: { file: 0o600, dir: 0o700 } }),
+    broken: {
+      storage: createDiskStorage({ root: path.join(dir, 'a-file'), modes: { file: 0o600, dir: 0o700 } }),
+      message: /ENOTDIR/,
+    },
     listAll: async () =>
       fs
         .readdirSync(root, { recursive: true, encoding: 'utf8' })

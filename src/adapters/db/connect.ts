@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { DatabaseTarget } from '../../config.js';
+import type { DatabaseTarget, FileModes } from '../../config.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Db } from '../../ports/database.js';
 
@@ -20,9 +20,21 @@ export interface Database {
 
 const INT8_OID = 20;
 
+/**
+ * The database holds personal data, password hashes and sealed secrets: it is created with the file mode
+ * of FILE_MODE before SQLite opens it (SQLite gives its WAL and shared-memory files the database file's
+ * mode), and an existing one, with its WAL, is set to it.
+ */
+function protectSqliteFiles(file: string, modes: FileModes): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: modes.dir });
+  fs.closeSync(fs.openSync(file, 'a', modes.file));
+  for (const name of [file, `${file}-wal`, `${file}-shm`])
+    if (fs.existsSync(name)) fs.chmodSync(name, modes.file);
+}
+
 export function openDatabase(target: DatabaseTarget, onIdleError?: (error: Error) => void): Database {
   if (target.kind === 'sqlite') {
-    fs.mkdirSync(path.dirname(target.file), { recursive: true });
+    protectSqliteFiles(target.file, target.modes);
     const handle = withStatementCache(new SQLite(target.file));
     handle.pragma('journal_mode = WAL');
     // FULL: a commit is on disk before the response that reports it (durability over speed).

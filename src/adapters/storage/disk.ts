@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { FileModes } from '../../config.js';
 import { stagedObject } from './staging.js';
 import {
   contentKey,
@@ -19,7 +20,11 @@ import {
 
 const STAGING = '.staging';
 
-export function createDiskStorage(opts: { root: string }): MediaStorage {
+/**
+ * `modes`: of the stored files and their folders (FILE_MODE): a customer's photos are nobody else's on
+ * the machine.
+ */
+export function createDiskStorage(opts: { root: string; modes: FileModes }): MediaStorage {
   const root = path.resolve(opts.root);
   const host = os.hostname();
   const stagingDir = path.join(root, STAGING, `${host}-${process.pid}`);
@@ -34,11 +39,11 @@ export function createDiskStorage(opts: { root: string }): MediaStorage {
 
   const storage: MediaStorage = {
     async stage(source: Readable): Promise<StagedObject> {
-      await fs.promises.mkdir(stagingDir, { recursive: true });
+      await fs.promises.mkdir(stagingDir, { recursive: true, mode: opts.modes.dir });
       const temp = path.join(stagingDir, crypto.randomUUID());
       // Opened here rather than by the writer, so that on a source error the file surely exists when
       // it is removed: a stream still opening it could recreate it.
-      const handle = await fs.promises.open(temp, 'wx');
+      const handle = await fs.promises.open(temp, 'wx', opts.modes.file);
       const writer = hashingFileWriter(handle);
       try {
         // Not fsynced yet: that waits for commit, so a request's files reach the disk together, once
@@ -114,7 +119,7 @@ export function createDiskStorage(opts: { root: string }): MediaStorage {
     const key = contentKey(sha256);
     const target = path.join(root, key);
     const dir = path.dirname(target);
-    const createdDir = await fs.promises.mkdir(dir, { recursive: true });
+    const createdDir = await fs.promises.mkdir(dir, { recursive: true, mode: opts.modes.dir });
     if (createdDir !== undefined) await fsyncParents(dir, createdDir);
     if (await isFile(target)) {
       await fs.promises.rm(temp, { force: true });
