@@ -2686,6 +2686,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2969,6 +2982,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3304,6 +3330,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3709,6 +3748,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3850,6 +3902,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4159,6 +4224,19 @@ export interface operations {
                         message: string;
                     };
                     "text/plain": string;
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
@@ -4674,6 +4752,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4758,6 +4849,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5467,6 +5571,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5560,6 +5677,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5916,6 +6046,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6002,6 +6145,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7033,6 +7189,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7138,6 +7307,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7379,6 +7561,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7519,6 +7714,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7634,6 +7842,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7816,6 +8037,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8117,6 +8351,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8466,6 +8713,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8796,6 +9056,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8893,6 +9166,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9107,6 +9393,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9397,6 +9696,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9502,6 +9814,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9640,6 +9965,19 @@ export interface operations {
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9727,6 +10065,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9838,6 +10189,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9965,6 +10329,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10208,6 +10585,19 @@ export interface operations {
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

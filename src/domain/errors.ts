@@ -535,6 +535,12 @@ export const catalogue = {
     surface: 'plain',
     when: 'A request that fails its schema.',
   },
+  BODY_TOO_LARGE: {
+    status: 413,
+    message: 'The request body is too large',
+    surface: 'plain',
+    when: "A body over its route's size limit (1 MB of JSON unless the route says otherwise; a persona logo 4 MB).",
+  },
   API_KEY_REQUIRED: {
     status: 401,
     message: 'API Key not valid',

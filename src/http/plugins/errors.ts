@@ -93,6 +93,9 @@ export const errorsPlugin = fp(function errors(app: FastifyInstance) {
     // A body of a type the upload path does not take (docs/api.md#upload): neither JSON nor multipart.
     if (surface === 'upload' && error.statusCode === 415)
       return sendError(request, reply, 'UPLOAD_UNSUPPORTED_MEDIA');
+    // Over the route's body limit: said as such (the other surfaces keep the answers their callers know).
+    if (surface === 'plain' && error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendError(request, reply, 'BODY_TOO_LARGE');
     if (isClientError(error)) {
       request.log.info({ err: error }, 'request rejected');
       return sendError(request, reply, invalidRequestFor[surface]);

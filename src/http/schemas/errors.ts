@@ -59,7 +59,12 @@ export function standardErrorStatuses(route: Pick<RouteOptions, 'method' | 'sche
   if (schema.params !== undefined) statuses.add(404);
   if (schema.params !== undefined || schema.querystring !== undefined || schema.body !== undefined)
     statuses.add(400);
-  // A body that is malformed, too large or of another type (400), or that stops arriving (408).
-  if (methods.some((method) => BODY_METHODS.has(method))) statuses.add(400).add(408);
+  // A body that is malformed or of another type (400), too large (413 on the plain surface, 400 on the
+  // others, whose callers know those answers), or that stops arriving (408).
+  if (methods.some((method) => BODY_METHODS.has(method))) {
+    statuses.add(400).add(408);
+    const surface = (route.config as { surface?: string } | undefined)?.surface ?? 'plain';
+    if (surface === 'plain') statuses.add(413);
+  }
   return [...statuses];
 }
