@@ -58,7 +58,7 @@ export interface EventEnvelope {
  * listener renews it three times as often, so one missed renewal does not cut it off, and a listener
  * killed without clean-up stops taking deliveries within this time.
  */
-export const LISTENER_TTL_MS = 60_000;
+export const LISTENER_TTL_MS = 15_000;
 
 /** Names of loopback itself: a URL to a local listener uses one of these, so no resolver is consulted. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
