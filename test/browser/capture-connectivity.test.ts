@@ -19,19 +19,12 @@ import {
   screenIs,
   shootEveryStep,
   startCaptureService,
+  step,
   submitWhenReady,
   type CaptureService,
 } from '../helpers/capture-app.js';
 
 const chromium = inject('chromium');
-
-const step = (id: string) => ({
-  id,
-  label: id,
-  instructions: `Photograph the ${id}.`,
-  required: true,
-  overlay: id,
-});
 
 /** Whether the shutter lies wholly inside the viewport and a tap at its centre reaches it. */
 async function shutterReachable(page: Page): Promise<boolean> {

@@ -19,20 +19,13 @@ import {
   screenIs,
   shoot,
   startCaptureService,
+  step,
   submitWhenReady,
   usePhoto,
   type CaptureService,
 } from '../helpers/capture-app.js';
 
 const chromium = inject('chromium');
-
-const step = (id: string) => ({
-  id,
-  label: id,
-  instructions: `Photograph the ${id}.`,
-  required: true,
-  overlay: id,
-});
 
 describe.skipIf(!chromium)('capture app: link pages and options', () => {
   let service: CaptureService;

@@ -1,4 +1,5 @@
 // Runs a suite against every database backend: SQLite in a temporary folder and a throwaway PostgreSQL.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,3 +41,19 @@ export async function testEnvironment(
     },
   };
 }
+
+/**
+ * Where the limiters' counters live, for the tests that race them: the service's own database (SQLite,
+ * PostgreSQL) and Redis when the global setup found one answering (`redisUrl`).
+ */
+export function limiterStores(redisUrl: string | null) {
+  return [
+    ['SQLite', 'sqlite', {}],
+    ['PostgreSQL', 'postgres', {}],
+    ...(redisUrl ? [['Redis', 'sqlite', { REDIS_URL: redisUrl }] as const] : []),
+  ] as const;
+}
+
+/** A client address no other test uses, so that counters shared through Redis do not mix. */
+export const freshAddress = () =>
+  `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;

@@ -63,6 +63,15 @@ export async function startCaptureService(): Promise<CaptureService> {
   }
 }
 
+/** A required photo step named `id` (its overlay too), for personas made in tests. */
+export const step = (id: string) => ({
+  id,
+  label: id,
+  instructions: `Photograph the ${id}.`,
+  required: true,
+  overlay: id,
+});
+
 /** The screen the app shows (`data-screen` of its root). */
 export const screenIs = (page: Page, name: string, timeout = 20_000) =>
   page.waitForSelector(`[data-screen="${name}"]`, { timeout });

@@ -5,16 +5,10 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPersona } from '../../src/services/personas/manage.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { freshAddress, limiterStores } from '../helpers/backends.js';
 
 const REDIS_URL = inject('redisUrl');
-const STORES = [
-  ['SQLite', 'sqlite', {}],
-  ['PostgreSQL', 'postgres', {}],
-  ...(REDIS_URL ? [['Redis', 'sqlite', { REDIS_URL }] as const] : []),
-] as const;
-
-/** An address no other test uses, so that counters shared through Redis do not mix. */
-const freshAddress = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
+const STORES = limiterStores(REDIS_URL);
 const badKey = () => `wk_live_${crypto.randomBytes(24).toString('base64url')}`;
 
 describe.each(STORES)('failed API keys counted in %s', (_name, backend, extra) => {

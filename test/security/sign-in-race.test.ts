@@ -3,25 +3,18 @@
 // is now counted before its password is checked, atomically in SQLite, PostgreSQL and Redis: of a
 // burst, at most the limit is checked (answered 401), the rest is refused untried (429), the right
 // password among them too. Both limits: 5 failures per account, 20 per address, in 15 minutes.
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { freshAddress, limiterStores } from '../helpers/backends.js';
 import { PASSWORD, portalUser } from '../helpers/portal.js';
 
 const REDIS_URL = inject('redisUrl');
-const STORES = [
-  ['SQLite', 'sqlite', {}],
-  ['PostgreSQL', 'postgres', {}],
-  ...(REDIS_URL ? [['Redis', 'sqlite', { REDIS_URL }] as const] : []),
-] as const;
+const STORES = limiterStores(REDIS_URL);
 
 const BURST = 60;
 const RIGHT_ONE = 46; // the 47th
 const ACCOUNT_LIMIT = 5;
 const ADDRESS_LIMIT = 20;
-
-/** An address no other test uses, so that counters shared through Redis do not mix. */
-const freshAddress = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
 
 describe.each(STORES)('sign-in limits under a burst, counted in %s', (_name, backend, extra) => {
   let t: TestApp;
