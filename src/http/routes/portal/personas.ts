@@ -22,7 +22,7 @@ import {
 import { callerActor, callerPortal } from '../../plugins/auth.js';
 import { binaryBody } from '../../schemas/content.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { CreateBody, IdParams, settingsOf, UpdateBody } from '../personas.js';
+import { CreateBody, IdParams, settingsOf, UpdateBody } from '../../schemas/personas.js';
 
 const config = { auth: 'portalSession' } as const;
 /** Checks the logo route's path, as the app's own validator would (no coercion). */
