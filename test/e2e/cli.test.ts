@@ -393,7 +393,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     ],
     [
       ['clients', 'create', '--name', 'X', '--webhook-url', 'http://169.254.169.254/latest/meta-data/'],
-      'walkaround: webhook URL http://169.254.169.254/latest/meta-data/ points to a private address (Refused 169.254.169.254: private address)',
+      'walkaround: webhook URL http://169.254.169.254/latest/meta-data/ points to a private address (Refused 169.254.169.254: not a public address)',
     ],
     [
       ['clients', 'update', 'x', '--service-window', 'sometimes'],

@@ -314,7 +314,7 @@ describe('webhooks to private addresses', () => {
         for (const message of list)
           for (const attempt of message.attempts) {
             expect(attempt.status_code).toBeNull();
-            expect(attempt.error).toMatch(/private/i);
+            expect(attempt.error).toMatch(/not a public address/);
             expect(attempt.outcome).toBe('refused'); // not retried: it cannot succeed
           }
       }

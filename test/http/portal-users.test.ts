@@ -270,7 +270,9 @@ describe.each(BACKENDS)('portal users on %s', (backend) => {
 
       const short = await choose(token, 'too short');
       expect(short.statusCode).toBe(400);
-      expect(short.json<{ message: string }>().message).toBe('password must have at least 12 characters');
+      expect(short.json<{ message: string }>().message).toBe(
+        'password must have at least 12 characters besides spaces at its ends',
+      );
 
       let res!: Awaited<ReturnType<typeof choose>>;
       const entries = await audited(async () => {
