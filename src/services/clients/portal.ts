@@ -19,6 +19,7 @@ import {
   rotateKey,
   rotateWebhookSecret,
   updateClient,
+  clientSettingsOf,
   type ClientDeps,
   type ClientSettings,
   type SettingDeps,
@@ -113,13 +114,7 @@ export async function clientView(
   const visible = (sealed: string) => deps.secrets.open(sealed).slice(0, SECRET_VISIBLE_CHARS);
   return {
     id: row.id,
-    name: row.name,
-    webhook_url: row.webhook_url,
-    webhook_events: row.webhook_events === null ? null : (JSON.parse(row.webhook_events) as string[]),
-    quota_per_hour: row.quota_per_hour,
-    service_window: row.service_window,
-    timezone: row.timezone,
-    link_ttl_seconds: row.link_ttl_seconds,
+    ...clientSettingsOf(row),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     keys: keys.map((k) => ({
@@ -232,6 +227,24 @@ export async function addPortalKey(deps: ClientDeps, caller: PortalCaller, id: s
   return createKey(deps, client.id, by);
 }
 
+/**
+ * A rotation of a client the caller administers: what it replaces keeps working for the grace period
+ * (default 24 h). One clock reading, so the end of the grace answered is the one the service set.
+ */
+async function rotateWithGrace<T>(
+  deps: ClientDeps,
+  caller: PortalCaller,
+  id: string,
+  graceSeconds: number | undefined,
+  rotate: (clientId: string, graceSeconds: number, clock: ClientDeps) => Promise<T>,
+): Promise<{ made: T; grace: number; graceEnds: string }> {
+  const client = await administeredClient(deps.db, caller, id);
+  const grace = graceSeconds ?? DEFAULT_GRACE_SECONDS;
+  const now = deps.now();
+  const made = await rotate(client.id, grace, { ...deps, now: () => now });
+  return { made, grace, graceEnds: iso(now + grace * 1000) };
+}
+
 /** A new API key; the live ones stop after the grace period. */
 export async function rotatePortalKey(
   deps: ClientDeps,
@@ -240,12 +253,14 @@ export async function rotatePortalKey(
   graceSeconds: number | undefined,
   by: AuditActor,
 ) {
-  const client = await administeredClient(deps.db, caller, id);
-  const grace = graceSeconds ?? DEFAULT_GRACE_SECONDS;
-  // One clock reading, so the time answered is the one the service sets.
-  const now = deps.now();
-  const key = await rotateKey({ db: deps.db, now: () => now }, client.id, grace, by);
-  return { key, prefix: visiblePrefix(key), others_expire_at: iso(now + grace * 1000) };
+  const { made: key, graceEnds } = await rotateWithGrace(
+    deps,
+    caller,
+    id,
+    graceSeconds,
+    (clientId, grace, clock) => rotateKey(clock, clientId, grace, by),
+  );
+  return { key, prefix: visiblePrefix(key), others_expire_at: graceEnds };
 }
 
 /** Revokes one API key of a client the caller administers, by its prefix. */
@@ -268,9 +283,12 @@ export async function rotatePortalWebhookSecret(
   graceSeconds: number | undefined,
   by: AuditActor,
 ) {
-  const client = await administeredClient(deps.db, caller, id);
-  const grace = graceSeconds ?? DEFAULT_GRACE_SECONDS;
-  const now = deps.now();
-  const secret = await rotateWebhookSecret({ ...deps, now: () => now }, client.id, grace, by);
-  return { webhook_secret: secret, previous_signs_until: grace > 0 ? iso(now + grace * 1000) : null };
+  const {
+    made: secret,
+    grace,
+    graceEnds,
+  } = await rotateWithGrace(deps, caller, id, graceSeconds, (clientId, grace, clock) =>
+    rotateWebhookSecret(clock, clientId, grace, by),
+  );
+  return { webhook_secret: secret, previous_signs_until: grace > 0 ? graceEnds : null };
 }
