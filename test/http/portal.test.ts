@@ -559,11 +559,8 @@ describe.each(BACKENDS)('portal on %s', (backend) => {
       const headers = { 'x-share-token': token };
       const shared = await get('/portal/api/shared', undefined, headers);
       expect(shared.statusCode).toBe(200);
-      expect(shared.json()).toMatchObject({
-        case_id: 'CLM-A-1',
-        blur: true,
-        photos: expect.arrayContaining([expect.objectContaining({ id: a.mediaIds[0] })]),
-      });
+      expect(shared.json()).toMatchObject({ case_id: 'CLM-A-1', blur: true });
+      expect(shared.json<{ photos: { id: string }[] }>().photos.map((p) => p.id)).toContain(a.mediaIds[0]);
 
       // The person's region of the shared photo is smooth; the same region of the original is not.
       const region = async (body: Buffer) => {
