@@ -1160,14 +1160,15 @@ export interface components {
                             };
                         }[];
                     };
-                    /** @description Licence plate and VIN read from the image (OCR) */
+                    /** @description Licence plate, VIN and odometer read from the image (OCR) */
                     text?: {
                         plate: {
                             read: string | null;
                             expected: string | null;
                             match: boolean | null;
                             confidence: number | null;
-                            /** @description Where the plate that was read lies in the image (blurred in shared reports). */
+                            country?: string | null;
+                            /** @description Where the plate (blurred in shared reports) that was read lies in the image. */
                             box?: {
                                 x: number;
                                 y: number;
@@ -1181,9 +1182,31 @@ export interface components {
                             match: boolean | null;
                             confidence: number | null;
                             check_digit_valid: boolean | null;
+                            /** @description Where the VIN that was read lies in the image. */
+                            box?: {
+                                x: number;
+                                y: number;
+                                width: number;
+                                height: number;
+                            };
+                        };
+                        /** @description The odometer, on a photo of the dashboard (absent from results analysed before odometers were read) */
+                        odometer?: {
+                            read: number | null;
+                            unit: ("km" | "mi") | null;
+                            expected: number | null;
+                            match: boolean | null;
+                            confidence: number | null;
+                            /** @description Where the odometer that was read lies in the image. */
+                            box?: {
+                                x: number;
+                                y: number;
+                                width: number;
+                                height: number;
+                            };
                         };
                         /** @description A reading that differs from the expected value. Nothing is flagged when the text was not found. */
-                        flags: ("plate_mismatch" | "vin_mismatch")[];
+                        flags: ("plate_mismatch" | "vin_mismatch" | "odometer_mismatch")[];
                     };
                     /** @description Damage detection by the configured model (`ok`), none without one (`not_configured`), or the damages as a reviewer corrected them (`reviewed`). */
                     damage?: {
@@ -6541,14 +6564,15 @@ export interface operations {
                                         source?: "model" | "reviewer";
                                     }[];
                                 };
-                                /** @description Licence plate and VIN read from the image (OCR) */
+                                /** @description Licence plate, VIN and odometer read from the image (OCR) */
                                 text?: {
                                     plate: {
                                         read: string | null;
                                         expected: string | null;
                                         match: boolean | null;
                                         confidence: number | null;
-                                        /** @description Where the plate that was read lies in the image (blurred in shared reports). */
+                                        country?: string | null;
+                                        /** @description Where the plate (blurred in shared reports) that was read lies in the image. */
                                         box?: {
                                             x: number;
                                             y: number;
@@ -6562,9 +6586,31 @@ export interface operations {
                                         match: boolean | null;
                                         confidence: number | null;
                                         check_digit_valid: boolean | null;
+                                        /** @description Where the VIN that was read lies in the image. */
+                                        box?: {
+                                            x: number;
+                                            y: number;
+                                            width: number;
+                                            height: number;
+                                        };
+                                    };
+                                    /** @description The odometer, on a photo of the dashboard (absent from results analysed before odometers were read) */
+                                    odometer?: {
+                                        read: number | null;
+                                        unit: ("km" | "mi") | null;
+                                        expected: number | null;
+                                        match: boolean | null;
+                                        confidence: number | null;
+                                        /** @description Where the odometer that was read lies in the image. */
+                                        box?: {
+                                            x: number;
+                                            y: number;
+                                            width: number;
+                                            height: number;
+                                        };
                                     };
                                     /** @description A reading that differs from the expected value. Nothing is flagged when the text was not found. */
-                                    flags: ("plate_mismatch" | "vin_mismatch")[];
+                                    flags: ("plate_mismatch" | "vin_mismatch" | "odometer_mismatch")[];
                                 };
                             };
                             /** @description What the capture app said about an item captured behind an inspection link; absent for API uploads. */

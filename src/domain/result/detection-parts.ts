@@ -70,15 +70,27 @@ const readingProperties = {
   confidence: nullable(Type.Number({ minimum: 0, maximum: 1, description: 'OCR confidence of the reading' })),
 };
 
+/** Where a reading was read from in the image. */
+const readBox = (what: string) =>
+  Type.Optional(
+    Type.Object(NormalisedBox.properties, {
+      additionalProperties: false,
+      description: `Where the ${what} that was read lies in the image.`,
+    }),
+  );
+
 export const PlateReading = Type.Object(
   {
     ...readingProperties,
-    box: Type.Optional(
-      Type.Object(NormalisedBox.properties, {
-        additionalProperties: false,
-        description: 'Where the plate that was read lies in the image (blurred in shared reports).',
-      }),
+    country: Type.Optional(
+      nullable(
+        Type.String({
+          description:
+            'The country whose plate format the reading matches (ISO 3166-1 alpha-2, US for every state; docs/result.md#text); null when it matches none',
+        }),
+      ),
     ),
+    box: readBox('plate (blurred in shared reports)'),
   },
   { additionalProperties: false },
 );
@@ -90,26 +102,63 @@ export const VinReading = Type.Object(
     check_digit_valid: nullable(
       Type.Boolean({
         description:
-          'North American (ISO 3779 position 9) check digit holds; informative only, null when not read',
+          'The ISO 3779 check digit (position 9) holds. A VIN is read only when it does, or when it has none: a European maker (WMI S–Z) with a letter other than X at position 9; null when not read',
       }),
     ),
+    box: readBox('VIN'),
   },
   { additionalProperties: false },
 );
 export type VinReading = Static<typeof VinReading>;
 
-export const TEXT_FLAGS = ['plate_mismatch', 'vin_mismatch'] as const;
+export const OdometerReading = Type.Object(
+  {
+    read: nullable(
+      Type.Integer({
+        minimum: 0,
+        description: 'The total distance shown (not a trip meter); null when none was read',
+      }),
+    ),
+    unit: nullable(
+      Type.Union([Type.Literal('km'), Type.Literal('mi')], {
+        description: 'The unit shown beside it; null when none is',
+      }),
+    ),
+    expected: nullable(
+      Type.Integer({ minimum: 0, description: 'inputMetaData.odometer, in the same unit; null when none' }),
+    ),
+    match: nullable(
+      Type.Boolean({
+        description:
+          'read is within the tolerance of expected (500, or 2 % of expected when that is more); null unless both exist',
+      }),
+    ),
+    confidence: nullable(
+      Type.Number({ minimum: 0, maximum: 1, description: 'OCR confidence of the reading' }),
+    ),
+    box: readBox('odometer'),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The odometer, on a photo of the dashboard (absent from results analysed before odometers were read)',
+  },
+);
+export type OdometerReading = Static<typeof OdometerReading>;
+
+export const TEXT_FLAGS = ['plate_mismatch', 'vin_mismatch', 'odometer_mismatch'] as const;
 export type TextFlag = (typeof TEXT_FLAGS)[number];
 
 export const TextPart = Type.Object(
   {
     plate: PlateReading,
     vin: VinReading,
+    odometer: Type.Optional(OdometerReading),
     flags: Type.Array(Type.Union(TEXT_FLAGS.map((flag) => Type.Literal(flag))), {
       description:
         'A reading that differs from the expected value. Nothing is flagged when the text was not found.',
     }),
   },
-  { additionalProperties: false, description: 'Licence plate and VIN read from the image (OCR)' },
+  { additionalProperties: false, description: 'Licence plate, VIN and odometer read from the image (OCR)' },
 );
 export type TextPart = Static<typeof TextPart>;
