@@ -48,7 +48,7 @@ export const PLATE_FORMATS: readonly PlateFormat[] = [
   { country: 'US', format: 'LLL-DDD', example: 'ABC 123' },
   { country: 'US', format: 'DDD-LLL', example: '123 ABC' },
   { country: 'US', format: 'LL-DDDDD', example: 'AB 12345' },
-  { country: 'US', format: 'LLL-DLL', example: 'ABC D12' },
+  { country: 'US', format: 'LLL-LDD', example: 'ABC D12' },
   // India: state, district, series, number.
   { country: 'IN', format: 'LL-D{1,2}-L{1,3}-DDDD', example: 'MH 12 AB 1234' },
   // United Arab Emirates: a letter code (Dubai, Sharjah) or a number code (Abu Dhabi), then the number.
