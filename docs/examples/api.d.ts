@@ -1366,7 +1366,7 @@ export interface components {
                     analyzer: string;
                     message: string;
                 }[];
-                /** @description undecodable, blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, reused, damage, picked_from_gallery, captured_far_from_others */
+                /** @description undecodable, blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, odometer_mismatch, reused, damage, picked_from_gallery, captured_far_from_others */
                 flags: string[];
             }[];
             pairs: {
@@ -4923,7 +4923,7 @@ export interface operations {
                 /** @description VINs read starting with this. */
                 vin?: string;
                 status?: "queued" | "processing" | "completed" | "failed";
-                /** @description Comma-separated, all required: blurry, dark, overexposed, low_resolution, edited, reused, plate_mismatch, vin_mismatch, no_vehicle, damage, picked_from_gallery, captured_far_from_others, undecodable. */
+                /** @description Comma-separated, all required: blurry, dark, overexposed, low_resolution, edited, reused, plate_mismatch, vin_mismatch, odometer_mismatch, no_vehicle, damage, picked_from_gallery, captured_far_from_others, undecodable. */
                 flags?: string;
                 source?: "api" | "link";
                 /** @description Created on or after this day (UTC). */

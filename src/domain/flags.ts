@@ -39,6 +39,11 @@ export const FLAG_TEXT: Record<string, FlagText> = {
     label: 'VIN mismatch',
     explanation: 'The VIN read on the photo is not the one given for this inspection.',
   },
+  odometer_mismatch: {
+    label: 'Odometer mismatch',
+    explanation:
+      'The odometer read on the photo differs from the one given for this inspection by more than 500 (or 2 %).',
+  },
   no_vehicle: {
     label: 'No vehicle',
     explanation: 'No car, truck, bus or motorcycle was found on the photo.',

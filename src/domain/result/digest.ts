@@ -15,6 +15,7 @@ export const SEARCH_FLAGS = [
   'reused',
   'plate_mismatch',
   'vin_mismatch',
+  'odometer_mismatch',
   'no_vehicle',
   'damage',
   'picked_from_gallery',

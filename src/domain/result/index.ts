@@ -65,7 +65,7 @@ export const MediaResult = Type.Object({
   errors: Type.Array(Type.Object({ analyzer: Type.String(), message: Type.String() })),
   flags: Type.Array(Type.String(), {
     description:
-      'undecodable, blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, reused, damage, picked_from_gallery, captured_far_from_others',
+      'undecodable, blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, odometer_mismatch, reused, damage, picked_from_gallery, captured_far_from_others',
   }),
 });
 

@@ -20,6 +20,8 @@ const COLOURS = {
   vehicle: '#1d6fd8',
   damage: '#d32f2f',
   plate: '#b8860b',
+  vin: '#0f8b8d',
+  odometer: '#7b2cbf',
   text: '#222222',
   muted: '#666666',
 };
@@ -169,6 +171,13 @@ async function write(deps: ReportDeps, doc: PDFKit.PDFDocument, input: ReportInp
     doc.font('Helvetica').text(`: ${explanation}`);
   }
 
+  const readings = readingFacts(input.media, input.blurred !== undefined);
+  if (readings.length > 0) {
+    doc.moveDown(0.5);
+    heading(doc, 'Readings');
+    facts(doc, readings);
+  }
+
   for (const item of input.media) {
     doc.addPage();
     await mediaPage(deps, doc, input, item);
@@ -258,8 +267,53 @@ function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: ReportMedia, blur: 
       COLOURS.damage,
       `${damage.part ? `${damage.part} ` : ''}${damage.type} (${damage.severity})`,
     );
-  const plate = item.analysis.text?.plate;
-  if (plate?.box && !blur) draw(plate.box, COLOURS.plate, plate.read ?? undefined);
+  const text = item.analysis.text;
+  if (text?.plate.box && !blur) draw(text.plate.box, COLOURS.plate, text.plate.read ?? undefined);
+  if (text?.vin.box && !blur) draw(text.vin.box, COLOURS.vin, text.vin.read ?? undefined);
+  if (text?.odometer?.box) draw(text.odometer.box, COLOURS.odometer, odometerText(text.odometer));
+}
+
+/** An odometer reading as a person writes it: `45 218 km`. */
+function odometerText(odometer: { read: number | null; unit: 'km' | 'mi' | null }): string | undefined {
+  if (odometer.read === null) return undefined;
+  const grouped = String(odometer.read).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  return odometer.unit ? `${grouped} ${odometer.unit}` : grouped;
+}
+
+/** `read (expected …, matches|differs)` of one reading. */
+function versus(read: string, expected: string | null | undefined, match: boolean | null): string {
+  if (!expected) return read;
+  return `${read} (expected ${expected}: ${match ? 'matches' : 'differs'})`;
+}
+
+/**
+ * The readings of every photo, for the first page: what was read, and against what was expected. With
+ * `blur`, no plate or VIN (they name the vehicle).
+ */
+function readingFacts(media: ReportMedia[], blur: boolean): [string, string][] {
+  const rows: [string, string][] = [];
+  for (const item of media) {
+    const text = item.analysis.text;
+    const name = `${item.position + 1}. ${item.original_id ?? item.kind}`;
+    if (!text) continue;
+    if (text.plate.read && !blur)
+      rows.push([`${name}, plate`, versus(text.plate.read, text.plate.expected, text.plate.match)]);
+    if (text.vin.read && !blur)
+      rows.push([`${name}, VIN`, versus(text.vin.read, text.vin.expected, text.vin.match)]);
+    const odometer = text.odometer && odometerText(text.odometer);
+    if (odometer)
+      rows.push([
+        `${name}, odometer`,
+        versus(
+          odometer,
+          text.odometer?.expected == null
+            ? null
+            : odometerText({ read: text.odometer.expected, unit: text.odometer.unit }),
+          text.odometer?.match ?? null,
+        ),
+      ]);
+  }
+  return rows;
 }
 
 function damageFacts(item: ReportMedia): [string, string][] {
@@ -293,6 +347,8 @@ function photoFacts(item: ReportMedia, blur: boolean): [string, string][] {
   const text = item.analysis.text;
   if (text?.plate.read && !blur) rows.push(['Plate read', text.plate.read]);
   if (text?.vin.read && !blur) rows.push(['VIN read', text.vin.read]);
+  const odometer = text?.odometer && odometerText(text.odometer);
+  if (odometer) rows.push(['Odometer read', odometer]);
   return rows;
 }
 

@@ -13,3 +13,10 @@ export const STATUS_NAMES: Record<Status, string> = {
 };
 
 export const sourceName = (source: 'urls' | 'file' | 'link') => (source === 'link' ? 'Link' : 'API');
+
+/** An odometer reading as a person writes it: `45 218 km`. */
+export function odometerText(odometer: { read: number | null; unit: 'km' | 'mi' | null } | undefined) {
+  if (!odometer || odometer.read === null) return undefined;
+  const grouped = odometer.read.toLocaleString('en-GB').replaceAll(',', ' ');
+  return odometer.unit ? `${grouped} ${odometer.unit}` : grouped;
+}

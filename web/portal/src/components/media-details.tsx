@@ -2,6 +2,7 @@
 // photos it was found reused from (linked, side by side).
 import type { MediaItem } from '../api.js';
 import { inspectionHref } from '../router.js';
+import { odometerText } from '../format.js';
 
 const osm = (lat: number, lon: number) =>
   `https://www.openstreetmap.org/?mlat=${lat.toFixed(6)}&mlon=${lon.toFixed(6)}#map=17/${lat.toFixed(6)}/${lon.toFixed(6)}`;
@@ -51,10 +52,16 @@ export function MediaDetails({ item, base }: { item: DetailedItem; base?: string
   if (text?.plate.read)
     rows.push([
       'Plate read',
-      `${text.plate.read}${text.plate.expected ? ` (expected ${text.plate.expected})` : ''}`,
+      `${text.plate.read}${text.plate.country ? ` (${text.plate.country})` : ''}${text.plate.expected ? `, expected ${text.plate.expected}` : ''}`,
     ]);
   if (text?.vin.read)
     rows.push(['VIN read', `${text.vin.read}${text.vin.expected ? ` (expected ${text.vin.expected})` : ''}`]);
+  const odometer = odometerText(text?.odometer);
+  if (odometer)
+    rows.push([
+      'Odometer read',
+      `${odometer}${text?.odometer?.expected != null ? ` (expected ${odometerText({ read: text.odometer.expected, unit: text.odometer.unit })})` : ''}`,
+    ]);
   if (quality)
     rows.push([
       'Quality',

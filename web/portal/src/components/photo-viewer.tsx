@@ -1,9 +1,11 @@
-// A photo with what was found drawn over it (vehicles, the plate read, damages), zoom and pan; in
+// A photo with what was found drawn over it (vehicles, the plate, VIN and odometer read, damages), zoom
+// and pan; in
 // review, damages are drawn by dragging on the photo, moved by dragging them and resized by their
 // corner. Boxes are fractions of the photo (the result's convention), so they fit any displayed size.
 import type { TargetedPointerEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Box, Damage, MediaItem } from '../api.js';
+import { odometerText } from '../format.js';
 
 /** What the viewer draws of an item: a stored result's, or a share's (which may hold less). */
 export type ViewedItem = Pick<MediaItem, 'position' | 'original_id'> & {
@@ -22,6 +24,8 @@ export interface ViewerProps {
   /** Extra boxes, e.g. the changed regions of a before/after pair. */
   regions?: Box[];
 }
+
+const READING_NAMES: Record<string, string> = { plate: 'Plate', vin: 'VIN', odometer: 'Odometer' };
 
 type Drag =
   | { kind: 'draw'; start: { x: number; y: number } }
@@ -154,7 +158,13 @@ export function PhotoViewer(props: ViewerProps) {
   };
 
   const vehicles = item.analysis.vehicles?.detections ?? [];
-  const plate = item.analysis.text?.plate;
+  const text = item.analysis.text;
+  // The readings that say where they were read, each in its own colour, labelled with what was read.
+  const readings = [
+    { kind: 'plate', box: text?.plate.box, label: text?.plate.read },
+    { kind: 'vin', box: text?.vin.box, label: text?.vin.read },
+    { kind: 'odometer', box: text?.odometer?.box, label: odometerText(text?.odometer) },
+  ].filter((r): r is { kind: string; box: Box; label: string | null | undefined } => r.box !== undefined);
   return (
     <figure class={`viewer${editing ? ' editing' : ''}`}>
       <div
@@ -184,11 +194,11 @@ export function PhotoViewer(props: ViewerProps) {
               <span class="tag">{v.label}</span>
             </div>
           ))}
-          {plate?.box && (
-            <div class="box plate" style={boxStyle(plate.box)}>
-              <span class="tag">{plate.read}</span>
+          {readings.map((r) => (
+            <div key={r.kind} class={`box reading ${r.kind}`} style={boxStyle(r.box)}>
+              <span class="tag">{r.label}</span>
             </div>
-          )}
+          ))}
           {(props.regions ?? []).map((r, i) => (
             <div key={`r${i}`} class="box region" style={boxStyle(r)} />
           ))}
@@ -212,7 +222,11 @@ export function PhotoViewer(props: ViewerProps) {
         <span class="legend">
           <span class="key vehicle">Vehicle</span>
           <span class="key damage">Damage</span>
-          {plate?.box && <span class="key plate">Plate</span>}
+          {readings.map((r) => (
+            <span key={r.kind} class={`key ${r.kind}`}>
+              {READING_NAMES[r.kind]}
+            </span>
+          ))}
         </span>
         {editing ? (
           <span class="hint">
