@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCtc } from './ctc.js';
+import { convexHull, mapPoint, minAreaRect, rectCorners, squareToQuad, topEdgeAngle } from './geometry.js';
+import { dictionaryCharacters } from './models.js';
+import type { Point, Quad } from './types.js';
+
+describe('decodeCtc', () => {
+  const characters = ['', 'A', 'B', ' '];
+  /** One row of probabilities per step, the given class at 0.9. */
+  const steps = (classes: number[]) =>
+    Float32Array.from(classes.flatMap((k) => characters.map((_, j) => (j === k ? 0.9 : 0.1 / 3))));
+
+  it('collapses repeats, drops blanks and keeps a repeat split by a blank', () => {
+    const line = decodeCtc(steps([1, 1, 0, 1, 2, 2]), 6, 4, characters);
+    expect(line.text).toBe('AAB');
+    expect(line.chars.map((c) => c.confidence)).toEqual([0.9, 0.9, 0.9].map(Math.fround));
+  });
+
+  it('drops spaces at either end, keeps those inside, and reads nothing as confidence 0', () => {
+    expect(decodeCtc(steps([3, 1, 3, 2, 3]), 5, 4, characters).text).toBe('A B');
+    expect(decodeCtc(steps([0, 0]), 2, 4, characters)).toEqual({ text: '', confidence: 0, chars: [] });
+  });
+});
+
+describe('geometry', () => {
+  it('finds the hull and the minimum-area rectangle of a turned rectangle', () => {
+    const corners: Quad = rectCorners({
+      cx: 50,
+      cy: 20,
+      ux: Math.cos(0.2),
+      uy: Math.sin(0.2),
+      width: 40,
+      height: 10,
+    });
+    const inside: Point[] = [
+      [50, 20],
+      [45, 21],
+      [55, 19],
+    ];
+    expect(convexHull([...corners, ...inside])).toHaveLength(4);
+    const rect = minAreaRect([...corners, ...inside]);
+    expect(rect.width * rect.height).toBeCloseTo(400, 6);
+    expect(Math.abs(topEdgeAngle(rectCorners(rect)))).toBeCloseTo((0.2 * 180) / Math.PI, 6);
+  });
+
+  it('maps the unit square onto any quad, corner to corner', () => {
+    const quad: Quad = [
+      [10, 10],
+      [90, 20],
+      [80, 60],
+      [5, 40],
+    ];
+    const m = squareToQuad(quad);
+    const unit: Point[] = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+    ];
+    unit.forEach(([x, y], i) => {
+      const [px, py] = mapPoint(m, x, y);
+      expect(px).toBeCloseTo(quad[i]![0], 9);
+      expect(py).toBeCloseTo(quad[i]![1], 9);
+    });
+  });
+});
+
+describe('dictionaryCharacters', () => {
+  it('takes one character per line, a final newline adding none', () => {
+    expect(dictionaryCharacters('a\nb\r\n \n')).toEqual(['a', 'b', ' ']);
+  });
+});
