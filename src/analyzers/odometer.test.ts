@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchOdometer, odometerMatches, type ReadLine } from './odometer.js';
+import { matchOdometer, odometerMatches } from './odometer.js';
+import type { ReadLine } from './text-lines.js';
 
 const line = (text: string, height = 0.05, confidence = 0.9): ReadLine => ({
   text,
@@ -15,6 +16,10 @@ describe('odometer', () => {
     ['ODO 45218', 45218, null],
     ['0 4 5 2 1 8', 45218, null],
     ['O45Z18 km', 45218, 'km'],
+    ['45218km', 45218, 'km'],
+    ['TOTAL 1,234 MILES', 1234, 'mi'],
+    ['0D0 45218', 45218, null],
+    ['ODO 86', 86, null],
   ] as const)('reads %s', (text, value, unit) => {
     expect(matchOdometer([line(text)])).toMatchObject({ value, unit });
   });
@@ -37,6 +42,21 @@ describe('odometer', () => {
 
   it('finds nothing in words or short numbers', () => {
     expect(matchOdometer([line('PARKING PROHIBITED'), line('12'), line('ABCDEF')])).toBeUndefined();
+    // Digits beside other letters or digits (a VIN, a plate, a part number, a phone number) are none.
+    for (const text of ['1M8GDM9AXKP042788', 'AB-123-CD', '1234 BCD', 'PN 8K0-945-095', 'TEL 0800 1234'])
+      expect(matchOdometer([line(text)]), text).toBeUndefined();
+    // Three digits alone are too few to be sure of (a speedometer's 120).
+    expect(matchOdometer([line('120')])).toBeUndefined();
+  });
+
+  it('takes the unit from a box of its own beside or under the figure', () => {
+    const figure = line('45218', 0.05);
+    const right = { ...line('km', 0.05), box: { x: 0.61, y: 0.5, width: 0.04, height: 0.05 } };
+    const under = { ...line('MILES', 0.03), box: { x: 0.45, y: 0.56, width: 0.08, height: 0.03 } };
+    const far = { ...line('km', 0.05), box: { x: 0.9, y: 0.1, width: 0.04, height: 0.05 } };
+    expect(matchOdometer([figure, right])).toMatchObject({ value: 45218, unit: 'km' });
+    expect(matchOdometer([figure, under])).toMatchObject({ value: 45218, unit: 'mi' });
+    expect(matchOdometer([figure, far])).toMatchObject({ value: 45218, unit: null });
   });
 
   it('matches the expected value within 500, or 2 %', () => {

@@ -29,6 +29,9 @@ describe('plate formats', () => {
     for (const text of ['PARKING', 'PROHIBITED', 'DOUBLE', 'NOTICE', 'HELLO WORLD', 'ABCD', '12'])
       expect(matchPlate(text), text).toBeUndefined();
     expect(matchPlate('AB-IZO-CD')).toBeUndefined(); // three changes
+    // A gap read inside a group: no plate, though the characters alone would fit one.
+    expect(matchPlate('TRIP A 123 4')).toBeUndefined();
+    expect(matchPlate('TRIPA1234')).toMatchObject({ plate: 'TRI-PA-1234' });
   });
 
   it('tries a format of digits only for its own country', () => {

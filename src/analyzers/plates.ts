@@ -4,34 +4,7 @@
 // where a digit must be is a `0`), and every such change costs the reading some confidence. Text that
 // fits no format is no plate.
 import { formatGroups, PLATE_FORMATS, type PlateSlot } from '../domain/plate-formats.js';
-
-/** Read where a letter must be: the letter it looks like. */
-const AS_LETTER: Readonly<Record<string, string>> = {
-  '0': 'O',
-  '1': 'I',
-  '2': 'Z',
-  '4': 'A',
-  '5': 'S',
-  '6': 'G',
-  '7': 'T',
-  '8': 'B',
-};
-/** Read where a digit must be: the digit it looks like. */
-const AS_DIGIT: Readonly<Record<string, string>> = {
-  O: '0',
-  D: '0',
-  Q: '0',
-  U: '0',
-  I: '1',
-  L: '1',
-  J: '1',
-  T: '7',
-  Z: '2',
-  S: '5',
-  G: '6',
-  B: '8',
-  A: '4',
-};
+import { AS_DIGIT, AS_LETTER, DOUBTFUL_BELOW } from './look-alikes.js';
 
 /** At most this many look-alike changes in one plate: beyond, the text is too far from any format. */
 export const MAX_PLATE_CORRECTIONS = 2;
@@ -84,6 +57,7 @@ function fit(kind: Slot['kind'], char: string): { char: string; changed: boolean
 function align(
   text: string,
   slots: readonly Slot[],
+  changeable: (index: number) => boolean,
 ): { chars: string[]; groups: number[]; changes: number } | undefined {
   // best[i][j]: fewest changes to read text[0..i) with slots[0..j), and how (for reconstruction).
   const n = text.length;
@@ -105,7 +79,8 @@ function align(
       }
       if (i < n) {
         const fitted = fit(slot.kind, text[i]!);
-        const cost = fitted === undefined ? INF : here + Number(fitted.changed);
+        const cost =
+          fitted === undefined || (fitted.changed && !changeable(i)) ? INF : here + Number(fitted.changed);
         if (cost < best[i + 1]![j + 1]!) {
           best[i + 1]![j + 1] = cost;
           step[i + 1]![j + 1] = 'take';
@@ -140,12 +115,20 @@ function separatorsOf(text: string): Set<number> {
 /**
  * The plate `text` is, by the format it fits best, or undefined when it fits none. Best is fewest
  * look-alike changes, then groups that agree with the separators OCR read (`AB-12O-CD` is a French plate
- * with one change, not a British one without), then the table's order. A plate shows at least one digit
+ * with one change, not a British one without), then the table's order; a separator read inside one of
+ * a format's groups rules that format out. A character is read as its look-alike only where
+ * `confidences` (one per letter or digit of `text`; all doubtful when absent) says the recogniser was
+ * unsure of it. A plate shows at least one digit
  * as read, and one letter where its format has any: OCR text of words (`DOUBLE`) or of numbers alone is
  * no plate, whatever changes would make it fit.
  */
-export function matchPlate(text: string, country?: string): PlateMatch | undefined {
+export function matchPlate(
+  text: string,
+  country?: string,
+  confidences?: readonly number[],
+): PlateMatch | undefined {
   const compact = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const changeable = (index: number) => (confidences?.[index] ?? 0) < DOUBTFUL_BELOW;
   if (compact.length < 4 || compact.length > 10 || !/[0-9]/.test(compact)) return undefined;
   const hasLetter = /[A-Z]/.test(compact);
   const read = separatorsOf(text);
@@ -153,17 +136,16 @@ export function matchPlate(text: string, country?: string): PlateMatch | undefin
   for (const format of FORMATS) {
     if (country !== undefined ? format.country !== country : format.digitsOnly) continue;
     if (!format.digitsOnly && !hasLetter) continue;
-    const aligned = align(compact, format.slots);
+    const aligned = align(compact, format.slots, changeable);
     if (!aligned) continue;
     const boundaries = new Set<number>();
     aligned.groups.forEach(
       (group, index) => index > 0 && group !== aligned.groups[index - 1] && boundaries.add(index),
     );
-    const disagreements =
-      read.size === 0
-        ? 0
-        : [...read].filter((p) => !boundaries.has(p)).length +
-          [...boundaries].filter((p) => !read.has(p)).length;
+    // OCR may miss a gap between groups, but seldom reads one inside a group: a separator read
+    // where the format has none rules the format out (`TRIP A 123.4` is no `TRI-PA-1234`).
+    if ([...read].some((p) => !boundaries.has(p))) continue;
+    const disagreements = read.size === 0 ? 0 : [...boundaries].filter((p) => !read.has(p)).length;
     const cost = aligned.changes + disagreements / 2;
     if (found && found.cost <= cost) continue;
     let plate = '';

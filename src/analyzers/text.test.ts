@@ -1,26 +1,13 @@
+// The text analyzer on real pixels: a plate and a VIN label composited into a fixture photo, a dashboard
+// rendered with the system's DejaVu fonts, and a photo without text.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Value } from '@sinclair/typebox/value';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextPart } from '../domain/result/detection-parts.js';
 import type { AnalysisContext, PreparedImage } from './analyzer.js';
-import {
-  closeTextReader,
-  compact,
-  isEuStylePlate,
-  isPlausiblePlate,
-  isVinCheckDigitValid,
-  normalisePlate,
-  normaliseVin,
-  plateCandidates,
-  sameReading,
-  textAnalyzer,
-  textPartFrom,
-  vinCandidates,
-  vinCheckDigit,
-  type OcrLine,
-} from './text.js';
+import { closeTextReader, textAnalyzer } from './text.js';
 import { preparedFrom } from '../../test/helpers/prepared-image.js';
 
 const PHOTOS = fileURLToPath(new URL('../../test/fixtures/photos/', import.meta.url));
@@ -28,208 +15,110 @@ const context = (inputMetaData: Record<string, unknown> = {}): AnalysisContext =
   inputMetaData,
   signal: new AbortController().signal,
 });
-/** One OCR line from `text`, every space-separated word read with `confidence`. */
-const line = (text: string, confidence = 90): OcrLine =>
-  text.split(' ').map((word) => ({ text: word, confidence }));
 
-const prepare = (input: string | Buffer, sourcePath = 'synthetic.png'): Promise<PreparedImage> =>
-  preparedFrom(input, { sourcePath: typeof input === 'string' ? input : sourcePath, mime: 'image/png' });
-
-/** Dark text on a light plate, rendered with the system's DejaVu fonts. */
-const textImage = (text: string, { width = 640, size = 96, font = 'DejaVu Sans' } = {}) =>
+/** A card of `width` x `height` with one line of text, as SVG. */
+const card = (text: string, { width = 300, height = 64, size = 44, ink = '#111', paper = '#f6f6f2' } = {}) =>
   Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="200">` +
-      `<rect width="100%" height="100%" fill="#f4f4f4"/>` +
-      `<rect x="10" y="30" width="${width - 20}" height="140" fill="white" stroke="black" stroke-width="6"/>` +
-      `<text x="${width / 2}" y="135" font-family="${font}" font-size="${size}" font-weight="bold" ` +
-      `text-anchor="middle" fill="black">${text}</text></svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+      `<rect width="100%" height="100%" fill="${paper}" stroke="#222" stroke-width="3"/>` +
+      `<text x="${width / 2}" y="${height / 2 + size * 0.36}" font-family="DejaVu Sans" font-weight="bold" ` +
+      `font-size="${size}" text-anchor="middle" fill="${ink}">${text}</text></svg>`,
   );
 
-afterAll(async () => {
-  await closeTextReader();
-});
+/** The vehicle photo at 1024 px with a French plate and a VIN label on it. */
+async function vehiclePhoto(): Promise<PreparedImage> {
+  const plate = await sharp(card('AB-123-CD')).rotate(-4, { background: '#0000' }).png().toBuffer();
+  const vin = card('1M8GDM9AXKP042788', { width: 420, height: 40, size: 26, paper: '#e8e8e8' });
+  const png = await sharp(path.join(PHOTOS, 'licenseplate_motion.jpg'))
+    .resize(1024)
+    .composite([
+      { input: plate, left: 380, top: 520 },
+      { input: vin, left: 60, top: 80 },
+    ])
+    .png()
+    .toBuffer();
+  return preparedFrom(png, { mime: 'image/png' });
+}
 
-describe('plate normalisation', () => {
-  it('writes plates as uppercase groups joined by dashes and compares them compactly', () => {
-    expect(normalisePlate(' ab 123·cd ')).toBe('AB-123-CD');
-    expect(normalisePlate('AB-123-CD')).toBe('AB-123-CD');
-    expect(compact('ab - 123 cd')).toBe('AB123CD');
-    expect(sameReading('AB-123-CD', 'ab123cd')).toBe(true);
-    expect(sameReading('AB-123-CD', 'AB-123-CE')).toBe(false);
-    expect(sameReading(null, 'AB-123-CD')).toBeNull();
-    expect(sameReading('AB-123-CD', null)).toBeNull();
+/** A digital instrument cluster: the odometer, a trip meter, a clock and the outside temperature. */
+async function dashboard(): Promise<PreparedImage> {
+  const line = (text: string, x: number, y: number, size: number) =>
+    `<text x="${x}" y="${y}" font-family="DejaVu Sans Mono" font-weight="bold" font-size="${size}" fill="#f2f2f2">${text}</text>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="576">` +
+    `<rect width="100%" height="100%" fill="#0b0d12"/>` +
+    `<circle cx="200" cy="300" r="170" fill="none" stroke="#555" stroke-width="8"/>` +
+    `<circle cx="824" cy="300" r="170" fill="none" stroke="#555" stroke-width="8"/>` +
+    line('12:45', 460, 90, 34) +
+    line('21°C', 470, 140, 28) +
+    line('TRIP A 123.4 km', 400, 330, 26) +
+    line('ODO 45218 km', 400, 400, 40) +
+    `</svg>`;
+  return preparedFrom(await sharp(Buffer.from(svg)).png().toBuffer(), { mime: 'image/png' });
+}
+
+afterAll(closeTextReader);
+
+describe('text analyzer', () => {
+  let vehicle: PreparedImage;
+  beforeAll(async () => {
+    vehicle = await vehiclePhoto();
   });
 
-  it('knows EU-style plates', () => {
-    for (const plate of ['AB-123-CD', 'M-AB-1234', '1234-BCD', '12-ABC-3', 'AB 123 CD']) {
-      expect(isEuStylePlate(normalisePlate(plate).split('-')), plate).toBe(true);
-    }
-    for (const plate of ['ABC-DEF', '123-456', 'AB12-CD', 'A-1', 'ABCDE-123']) {
-      expect(isEuStylePlate(normalisePlate(plate).split('-')), plate).toBe(false);
-    }
-  });
-
-  it('takes 4–10 characters with a letter and a digit as a generic plate', () => {
-    expect(isPlausiblePlate(['7ABC123'])).toBe(true);
-    expect(isPlausiblePlate(['AB12', 'CDE'])).toBe(true);
-    expect(isPlausiblePlate(['A1B'])).toBe(false);
-    expect(isPlausiblePlate(['PARKING'])).toBe(false);
-    expect(isPlausiblePlate(['12345'])).toBe(false);
-    expect(isPlausiblePlate(['PARKING', '2HR'])).toBe(false);
-    expect(isPlausiblePlate(['ABCDEF12345'])).toBe(false);
-  });
-
-  it('picks plate candidates from OCR lines, EU-style and longest first', () => {
-    expect(plateCandidates([line('AB-123-CD.')])[0]).toEqual({ text: 'AB-123-CD', confidence: 0.9 });
-    expect(plateCandidates([line('AB 123 CD')])[0]?.text).toBe('AB-123-CD');
-    expect(plateCandidates([line('COVID19 zone'), line('AB-123-CD')])[0]?.text).toBe('AB-123-CD');
-    expect(plateCandidates([line('DOUBLE PARKING PROHIBITED'), line('AT ALL TIMES')])).toEqual([]);
-    expect(plateCandidates([line('AB-123-CD', 30)])).toEqual([]);
-  });
-});
-
-describe('VIN normalisation', () => {
-  it('computes the North American check digit', () => {
-    expect(vinCheckDigit('1M8GDM9AXKP042788')).toBe('X');
-    expect(isVinCheckDigitValid('1M8GDM9AXKP042788')).toBe(true);
-    expect(isVinCheckDigitValid('11111111111111111')).toBe(true);
-    expect(isVinCheckDigitValid('1HGCM82633A004352')).toBe(true);
-    expect(isVinCheckDigitValid('1M8GDM9A1KP042788')).toBe(false);
-    expect(vinCheckDigit('1M8GDM9AXKP04278')).toBeNull();
-    expect(vinCheckDigit('1M8GDM9AXKP04278O')).toBeNull();
-  });
-
-  it('drops separators and reads I, O, Q as 1, 0, 0', () => {
-    expect(normaliseVin('1m8-gdm9a xkp O42788')).toBe('1M8GDM9AXKP042788');
-    expect(normaliseVin('IHGCM82633AOO4352')).toBe('1HGCM82633A004352');
-  });
-
-  it('finds a VIN written whole, in groups, after a label, or with a stray character', () => {
-    expect(vinCandidates([line('VIN: 1M8GDM9AXKP042788')])).toEqual([
-      { text: '1M8GDM9AXKP042788', confidence: 0.9 },
-    ]);
-    expect(vinCandidates([line('1M8GDM9A XKP042788')])[0]?.text).toBe('1M8GDM9AXKP042788');
-    expect(vinCandidates([line('1IM8GDM9AXKP042788')])[0]?.text).toBe('1M8GDM9AXKP042788');
-    expect(vinCandidates([line('WVWZZZ1JZXW000001')])[0]?.text).toBe('WVWZZZ1JZXW000001');
-    expect(vinCandidates([line('DOUBLE PARKING PROHIBITED')])).toEqual([]);
-    expect(vinCandidates([line('1M8GDM9AXKP042788', 10)])).toEqual([]);
-  });
-
-  it('prefers a candidate whose check digit holds', () => {
-    const lines = [line('1M8GDM9A1KP042788', 95), line('1M8GDM9AXKP042788', 70)];
-    expect(vinCandidates(lines)[0]?.text).toBe('1M8GDM9AXKP042788');
-  });
-});
-
-describe('comparison with inputMetaData', () => {
-  const lines = [line('AB-123-CD'), line('VIN 1M8GDM9AXKP042788', 80)];
-
-  it('reports matches, case- and separator-insensitively', () => {
-    const part = textPartFrom(lines, { licensePlate: 'ab 123 cd', vin: '1m8gdm9axkp042788' });
-    expect(Value.Check(TextPart, part)).toBe(true);
-    expect(part).toEqual({
-      plate: { read: 'AB-123-CD', expected: 'AB-123-CD', match: true, confidence: 0.9 },
-      vin: {
-        read: '1M8GDM9AXKP042788',
-        expected: '1M8GDM9AXKP042788',
-        match: true,
-        confidence: 0.8,
-        check_digit_valid: true,
-      },
-      flags: [],
-    });
-  });
-
-  it('flags a plate and a VIN that differ from the expected ones', () => {
-    const part = textPartFrom(lines, { licensePlate: 'XY-987-ZZ', vin: 'WVWZZZ1JZXW000001' });
-    expect(part.plate).toMatchObject({ read: 'AB-123-CD', expected: 'XY-987-ZZ', match: false });
-    expect(part.vin).toMatchObject({ read: '1M8GDM9AXKP042788', match: false });
-    expect(part.flags).toEqual(['plate_mismatch', 'vin_mismatch']);
-  });
-
-  it('flags nothing when the expected text is not found', () => {
-    const part = textPartFrom([line('DOUBLE PARKING')], {
-      licensePlate: 'AB-123-CD',
-      vin: '1M8GDM9AXKP042788',
-    });
-    expect(Value.Check(TextPart, part)).toBe(true);
-    expect(part.plate).toEqual({ read: null, expected: 'AB-123-CD', match: null, confidence: null });
-    expect(part.vin).toEqual({
-      read: null,
-      expected: '1M8GDM9AXKP042788',
-      match: null,
-      confidence: null,
-      check_digit_valid: null,
-    });
-    expect(part.flags).toEqual([]);
-  });
-
-  it('compares nothing when nothing is expected', () => {
-    const part = textPartFrom(lines, { licensePlate: '  ', vin: { not: 'a string' } });
-    expect(part.plate).toMatchObject({ read: 'AB-123-CD', expected: null, match: null });
-    expect(part.vin).toMatchObject({ expected: null, match: null, check_digit_valid: true });
-    expect(part.flags).toEqual([]);
-  });
-
-  it('reports the candidate equal to the expected plate when the photo shows several', () => {
-    const part = textPartFrom([line('TEL-0800'), line('AB-123-CD'), line('XY-987-ZZ')], {
-      licensePlate: 'XY 987 ZZ',
-    });
-    expect(part.plate).toMatchObject({ read: 'XY-987-ZZ', match: true });
-    expect(part.flags).toEqual([]);
-  });
-});
-
-describe('text analyzer (OCR)', () => {
-  it('reads a clean plate', async () => {
+  it('reads the plate and the VIN, with their boxes, and matches them with inputMetaData', async () => {
     const part = await textAnalyzer.analyse(
-      await prepare(await sharp(textImage('AB-123-CD')).png().toBuffer()),
-      context(),
+      vehicle,
+      context({ licensePlate: 'ab 123 cd', vin: '1M8GDM9AXKP042788' }),
     );
     expect(Value.Check(TextPart, part)).toBe(true);
-    expect(part.plate.read).toBe('AB-123-CD');
-    expect(part.plate.confidence).toBeGreaterThan(0.5);
-    expect(part.plate.match).toBeNull();
-    expect(part.vin.read).toBeNull();
-    expect(part.flags).toEqual([]);
-  });
-
-  it('matches the expected plate and flags a different one', async () => {
-    const image = await prepare(await sharp(textImage('AB-123-CD')).png().toBuffer());
-    const same = await textAnalyzer.analyse(image, context({ licensePlate: 'ab 123 cd' }));
-    expect(same.plate).toMatchObject({ read: 'AB-123-CD', expected: 'AB-123-CD', match: true });
-    expect(same.flags).toEqual([]);
-    const other = await textAnalyzer.analyse(image, context({ licensePlate: 'XY-987-ZZ' }));
-    expect(other.plate).toMatchObject({ read: 'AB-123-CD', expected: 'XY-987-ZZ', match: false });
-    expect(other.flags).toEqual(['plate_mismatch']);
-  });
-
-  it('reads a clean VIN and checks its check digit', async () => {
-    const png = await sharp(textImage('1M8GDM9AXKP042788', { width: 700, size: 40 }))
-      .png()
-      .toBuffer();
-    const part = await textAnalyzer.analyse(await prepare(png), context({ vin: '1M8GDM9AXKP042788' }));
-    expect(Value.Check(TextPart, part)).toBe(true);
+    expect(part.plate).toMatchObject({ read: 'AB-123-CD', country: 'FR', match: true });
+    expect(part.plate.confidence).toBeGreaterThan(0.8);
+    // The plate was pasted at (380, 520) of 1024 x 823.
+    expect(part.plate.box!.x).toBeCloseTo(380 / 1024, 1);
+    expect(part.plate.box!.y).toBeCloseTo(520 / vehicle.preview.height, 1);
     expect(part.vin).toMatchObject({ read: '1M8GDM9AXKP042788', match: true, check_digit_valid: true });
+    expect(part.odometer?.read).toBeNull();
     expect(part.flags).toEqual([]);
   });
 
-  it('reads no plate on a photo without one and flags nothing', async () => {
+  it('flags a plate other than the expected one', async () => {
+    const part = await textAnalyzer.analyse(vehicle, context({ licensePlate: 'XY-987-ZZ' }));
+    expect(part.plate).toMatchObject({ read: 'AB-123-CD', expected: 'XY-987-ZZ', match: false });
+    expect(part.flags).toEqual(['plate_mismatch']);
+  });
+
+  it('reads the odometer on a dashboard, not the trip meter, clock or temperature', async () => {
+    const part = await textAnalyzer.analyse(await dashboard(), context({ odometer: 52000 }));
+    expect(part.odometer).toMatchObject({ read: 45218, unit: 'km', expected: 52000, match: false });
+    expect(part.flags).toEqual(['odometer_mismatch']);
+    expect(part.plate.read).toBeNull();
+  });
+
+  it('reads nothing on a photo without text and flags nothing', async () => {
     const part = await textAnalyzer.analyse(
-      await prepare(path.join(PHOTOS, 'home.jpg')),
-      context({ licensePlate: 'AB-123-CD' }),
+      await preparedFrom(path.join(PHOTOS, 'home.jpg')),
+      context({ licensePlate: 'AB-123-CD', vin: '1M8GDM9AXKP042788', odometer: 45000 }),
     );
     expect(Value.Check(TextPart, part)).toBe(true);
-    expect(part.plate).toMatchObject({ read: null, expected: 'AB-123-CD', match: null });
+    expect([part.plate.read, part.vin.read, part.odometer?.read]).toEqual([null, null, null]);
     expect(part.flags).toEqual([]);
+  });
+
+  it('gives the same part for a photo read alone and as two copies at once', async () => {
+    const alone = await textAnalyzer.analyse(vehicle, context());
+    const copy = await vehiclePhoto();
+    const together = await Promise.all([
+      textAnalyzer.analyse(vehicle, context()),
+      textAnalyzer.analyse(copy, context()),
+    ]);
+    expect(together).toEqual([alone, alone]);
   });
 
   it('gives up on an aborted analysis', async () => {
     const controller = new AbortController();
     controller.abort(new Error('time is up'));
-    const image = await prepare(path.join(PHOTOS, 'home.jpg'));
     await expect(
-      textAnalyzer.analyse(image, { inputMetaData: {}, signal: controller.signal }),
+      textAnalyzer.analyse(vehicle, { inputMetaData: {}, signal: controller.signal }),
     ).rejects.toThrow('time is up');
   });
 });

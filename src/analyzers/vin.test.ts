@@ -33,6 +33,19 @@ describe('VIN', () => {
     });
   });
 
+  it('tries a look-alike only where the recogniser was unsure of the character', () => {
+    const sure = Array<number>(17).fill(0.99);
+    expect(matchVin('1HGCM8Z633A004352', sure)).toBeUndefined();
+    const unsureOfZ = sure.map((c, i) => (i === 6 ? 0.6 : c));
+    expect(matchVin('1HGCM8Z633A004352', unsureOfZ)).toMatchObject({
+      vin: '1HGCM82633A004352',
+      corrections: 1,
+    });
+    // A misread digit whose look-alike elsewhere would make the check hold: not when that one was sure.
+    expect(matchVin('1M8GDM9A1KP042788')).toMatchObject({ vin: '1M8GDM9A1KP04Z788' });
+    expect(matchVin('1M8GDM9A1KP042788', sure)).toBeUndefined();
+  });
+
   it('reports no VIN whose check digit fails, unless its maker uses none', () => {
     expect(matchVin('1HGCM82643A004352')).toBeUndefined();
     // VW: European WMI, a filler Z at position 9: taken as read, no change tried.

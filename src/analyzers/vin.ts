@@ -1,9 +1,11 @@
 // A VIN from recognised text (ISO 3779): 17 characters, never I, O or Q, and the check digit at position
-// 9. OCR confuses look-alikes; when the check digit fails, each character that has a look-alike is tried
-// as it, one at a time, and the VIN is taken only when exactly one such change makes the check digit
-// hold. A VIN whose check digit fails is never reported as read, except where the maker uses none: a
-// European maker (WMI starting S–Z) with a letter other than X at position 9 (VW, Audi, Škoda, SEAT,
-// Mercedes-Benz, … put a filler such as Z there). Any other VIN must pass the check.
+// 9. OCR confuses look-alikes; when the check digit fails, each character that has a look-alike and that
+// the recogniser was unsure of is tried as it, one at a time, and the VIN is taken only when exactly one
+// such change makes the check digit hold (./look-alikes.ts). A VIN whose check digit fails is never
+// reported as read, except where the maker uses none: a European maker (WMI starting S–Z) with a letter
+// other than X at position 9 (VW, Audi, Škoda, SEAT, Mercedes-Benz, … put a filler such as Z there).
+// Any other VIN must pass the check.
+import { DOUBTFUL_BELOW } from './look-alikes.js';
 
 // prettier-ignore
 const TRANSLITERATION: Readonly<Record<string, number>> = {
@@ -71,9 +73,11 @@ export interface VinMatch {
 /**
  * The VIN 17 characters of OCR text are, or undefined: it must look like a VIN (letters and at least a
  * few digits) and pass its check digit, as read or with the one look-alike change that alone makes it
- * pass (two candidates: no reading), unless its maker uses none (then it is taken as read).
+ * pass (two candidates: no reading), unless its maker uses none (then it is taken as read). Changes are
+ * tried only where `confidences` (one per character of `text` that is a letter or digit; all doubtful
+ * when absent) says the recogniser was unsure.
  */
-export function matchVin(text: string): VinMatch | undefined {
+export function matchVin(text: string, confidences?: readonly number[]): VinMatch | undefined {
   const vin = normaliseVin(text);
   if (!VIN_PATTERN.test(vin) || !/[A-Z]/.test(vin) || (vin.match(/[0-9]/g) ?? []).length < 4)
     return undefined;
@@ -81,10 +85,12 @@ export function matchVin(text: string): VinMatch | undefined {
   // The maker uses no check digit: nothing to test a change by, so none is tried.
   if (usesNoCheckDigit(vin)) return { vin, checkDigitValid: false, corrections: 0 };
   const fixes: string[] = [];
-  for (let i = 0; i < 17; i++)
+  for (let i = 0; i < 17; i++) {
+    if ((confidences?.[i] ?? 0) >= DOUBTFUL_BELOW) continue;
     for (const other of LOOK_ALIKES[vin[i]!] ?? []) {
       const changed = vin.slice(0, i) + other + vin.slice(i + 1);
       if (isVinCheckDigitValid(changed)) fixes.push(changed);
     }
+  }
   return fixes.length === 1 ? { vin: fixes[0]!, checkDigitValid: true, corrections: 1 } : undefined;
 }

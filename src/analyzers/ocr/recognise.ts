@@ -43,14 +43,19 @@ export function recogniserInput(line: RgbImage): { planes: Float32Array; width: 
 
 /**
  * The text of each line (crops from ./crop.ts, or any upright line image). Lines run one at a time:
- * padded into a batch, a line's result would depend on its neighbours' widths.
+ * padded into a batch, a line's result would depend on its neighbours' widths. `signal` stops the work
+ * between lines.
  */
-export async function recogniseLines(lines: readonly RgbImage[]): Promise<RecognisedLine[]> {
+export async function recogniseLines(
+  lines: readonly RgbImage[],
+  signal?: AbortSignal,
+): Promise<RecognisedLine[]> {
   lines.forEach((line, i) => assertRgb(line, `recogniseLines: line ${i}`));
   if (lines.length === 0) return [];
   const { session, characters } = await getRecogniser();
   const results: RecognisedLine[] = [];
   for (const line of lines) {
+    signal?.throwIfAborted();
     const { planes, width } = recogniserInput(line);
     const outputs = await session.run({ x: new Tensor('float32', planes, [1, 3, LINE_HEIGHT, width]) });
     try {

@@ -1,0 +1,151 @@
+import { Value } from '@sinclair/typebox/value';
+import { describe, expect, it } from 'vitest';
+import { TextPart } from '../domain/result/detection-parts.js';
+import type { ReadLine } from './text-lines.js';
+import { compact, normalisePlate, sameReading, textPartFrom } from './text-part.js';
+
+/** A read line at `x` along one row (fractions of the image), `width` wide. */
+const line = (
+  text: string,
+  { confidence = 0.95, x = 0.3, y = 0.6, width = 0.2, height = 0.04 } = {},
+): ReadLine => ({
+  text,
+  confidence,
+  box: { x, y, width, height },
+});
+
+describe('comparison forms', () => {
+  it('writes plates as uppercase groups and compares them compactly', () => {
+    expect(normalisePlate(' ab 123·cd ')).toBe('AB-123-CD');
+    expect(compact('ab - 123 cd')).toBe('AB123CD');
+    expect(sameReading('AB-123-CD', 'ab123cd')).toBe(true);
+    expect(sameReading('AB-123-CD', 'AB-123-CE')).toBe(false);
+    expect(sameReading(null, 'AB-123-CD')).toBeNull();
+    expect(sameReading('AB-123-CD', null)).toBeNull();
+  });
+});
+
+describe('the plate among the lines', () => {
+  it('takes a plate of the format table, with its country and the box it was read from', () => {
+    const part = textPartFrom([line('SERVICE 0800 123'), line('AB-123-CD', { y: 0.7 })], {});
+    expect(part.plate).toMatchObject({ read: 'AB-123-CD', country: 'FR', confidence: 0.95 });
+    expect(part.plate.box).toEqual({ x: 0.3, y: 0.7, width: 0.2, height: 0.04 });
+  });
+
+  it('joins the pieces of a plate found apart on one row (a seal or a wide gap)', () => {
+    const part = textPartFrom(
+      [line('M', { x: 0.3, width: 0.03 }), line('AB 1234', { x: 0.345, width: 0.12 })],
+      {},
+    );
+    expect(part.plate).toMatchObject({ read: 'M-AB-1234', country: 'DE' });
+    expect(part.plate.box?.x).toBe(0.3);
+  });
+
+  it('takes a plate inside a longer line, but no words', () => {
+    expect(textPartFrom([line('D AB 123 CD')], {}).plate.read).toBe('AB-123-CD');
+    expect(textPartFrom([line('DOUBLE PARKING PROHIBITED'), line('AT ALL TIMES')], {}).plate.read).toBeNull();
+    // No part of a measure: the trip meter's A and 123 of 123.4 are no Emirati plate.
+    expect(textPartFrom([line('TRIP A 123.4 km')], {}).plate.read).toBeNull();
+  });
+
+  it('takes no reading it is not sure of, counting each look-alike changed against it', () => {
+    expect(textPartFrom([line('AB-123-CD', { confidence: 0.5 })], {}).plate.read).toBeNull();
+    /** The line read with `confidence`, unsure of its I. */
+    const unsureOfI = (confidence: number): ReadLine => ({
+      ...line('AB-I23-CD', { confidence }),
+      chars: [...'AB-I23-CD'].map((c) => (c === 'I' ? 0.6 : confidence)),
+    });
+    expect(textPartFrom([unsureOfI(0.95)], {}).plate).toMatchObject({ read: 'AB-123-CD', confidence: 0.81 });
+    expect(textPartFrom([unsureOfI(0.7)], {}).plate.read).toBeNull();
+    // Sure of the I: no change, no plate.
+    expect(textPartFrom([line('AB-I23-CD')], {}).plate.read).toBeNull();
+  });
+});
+
+describe('the VIN among the lines', () => {
+  it('takes a VIN after its label, whole or in groups, and its box', () => {
+    for (const text of ['VIN: 1M8GDM9AXKP042788', '1M8GDM9A XKP042788'])
+      expect(textPartFrom([line(text)], {}).vin, text).toMatchObject({
+        read: '1M8GDM9AXKP042788',
+        check_digit_valid: true,
+        box: { x: 0.3 },
+      });
+  });
+
+  it('reports no VIN whose check digit fails, unless its maker uses none', () => {
+    expect(textPartFrom([line('1M8GDM9A1KP042788')], {}).vin.read).toBeNull();
+    expect(textPartFrom([line('1HGCM8Z633A004352')], {}).vin.read).toBeNull();
+    const unsure = {
+      ...line('1HGCM8Z633A004352'),
+      chars: [...'1HGCM8Z633A004352'].map((c) => (c === 'Z' ? 0.5 : 0.99)),
+    };
+    expect(textPartFrom([unsure], {}).vin).toMatchObject({
+      read: '1HGCM82633A004352',
+      check_digit_valid: true,
+    });
+    expect(textPartFrom([line('WVWZZZ1JZXW000001')], {}).vin).toMatchObject({
+      read: 'WVWZZZ1JZXW000001',
+      check_digit_valid: false,
+    });
+  });
+});
+
+describe('comparison with inputMetaData', () => {
+  const lines = [
+    line('AB-123-CD'),
+    line('VIN 1M8GDM9AXKP042788', { confidence: 0.8, y: 0.2 }),
+    line('ODO 45218 km', { y: 0.4, height: 0.06 }),
+  ];
+
+  it('reports matches, case- and separator-insensitively, the odometer within its tolerance', () => {
+    const part = textPartFrom(lines, {
+      licensePlate: 'ab 123 cd',
+      vin: '1m8gdm9axkp042788',
+      odometer: 45000,
+    });
+    expect(Value.Check(TextPart, part)).toBe(true);
+    expect(part.plate).toMatchObject({ read: 'AB-123-CD', expected: 'AB-123-CD', match: true });
+    expect(part.vin).toMatchObject({ read: '1M8GDM9AXKP042788', match: true, confidence: 0.8 });
+    expect(part.odometer).toMatchObject({ read: 45218, unit: 'km', expected: 45000, match: true });
+    expect(part.flags).toEqual([]);
+  });
+
+  it('flags a plate, a VIN and an odometer that differ from the expected ones', () => {
+    const part = textPartFrom(lines, {
+      licensePlate: 'XY-987-ZZ',
+      vin: 'WVWZZZ1JZXW000001',
+      odometer: '52 000',
+    });
+    expect(part.plate).toMatchObject({ read: 'AB-123-CD', expected: 'XY-987-ZZ', match: false });
+    expect(part.odometer).toMatchObject({ read: 45218, expected: 52000, match: false });
+    expect(part.flags).toEqual(['plate_mismatch', 'vin_mismatch', 'odometer_mismatch']);
+  });
+
+  it('flags nothing when the expected text is not found', () => {
+    const part = textPartFrom([line('DOUBLE PARKING')], {
+      licensePlate: 'AB-123-CD',
+      vin: '1M8GDM9AXKP042788',
+      odometer: 45000,
+    });
+    expect(Value.Check(TextPart, part)).toBe(true);
+    expect(part.plate).toEqual({ read: null, expected: 'AB-123-CD', match: null, confidence: null });
+    expect(part.odometer).toEqual({ read: null, unit: null, expected: 45000, match: null, confidence: null });
+    expect(part.flags).toEqual([]);
+  });
+
+  it('compares nothing when nothing usable is expected', () => {
+    const part = textPartFrom(lines, { licensePlate: '  ', vin: { not: 'a string' }, odometer: 'about 40k' });
+    expect(part.plate).toMatchObject({ read: 'AB-123-CD', expected: null, match: null });
+    expect(part.vin).toMatchObject({ expected: null, match: null });
+    expect(part.odometer).toMatchObject({ read: 45218, expected: null, match: null });
+    expect(part.flags).toEqual([]);
+  });
+
+  it('reports the candidate equal to the expected plate when the photo shows several', () => {
+    const part = textPartFrom([line('AB-123-CD'), line('XY-987-ZZ', { y: 0.1 })], {
+      licensePlate: 'XY 987 ZZ',
+    });
+    expect(part.plate).toMatchObject({ read: 'XY-987-ZZ', match: true });
+    expect(part.flags).toEqual([]);
+  });
+});

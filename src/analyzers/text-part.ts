@@ -1,0 +1,235 @@
+// The text part of a photo's result from its lines of text: the plate (./plates.ts), the VIN (./vin.ts)
+// and the odometer (./odometer.ts) among them, each compared with what the inspection's inputMetaData
+// says the vehicle's are. Pure: the same lines give the same part.
+import type {
+  OdometerReading,
+  PlateReading,
+  TextFlag,
+  TextPart,
+  VinReading,
+} from '../domain/result/detection-parts.js';
+import { matchOdometer, odometerMatches } from './odometer.js';
+import { matchPlate } from './plates.js';
+import type { ReadLine } from './text-lines.js';
+import { matchVin, normaliseVin } from './vin.js';
+
+/** Readings less sure than this are not reported (the recogniser's mean character confidence). */
+export const MIN_PLATE_CONFIDENCE = 0.6;
+export const MIN_VIN_CONFIDENCE = 0.6;
+export const MIN_ODOMETER_CONFIDENCE = 0.6;
+/** Each look-alike changed to fit a format or a check digit costs a reading this share of its confidence. */
+const CORRECTION_COST = 0.15;
+
+/** The form readings are compared in: uppercase letters and digits only. */
+export const compact = (text: string): string => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+/** A plate as written in the result when no format groups it: alphanumeric groups joined by `-`. */
+export const normalisePlate = (text: string): string =>
+  (text.toUpperCase().match(/[A-Z0-9]+/g) ?? []).join('-');
+
+interface Candidate {
+  text: string;
+  confidence: number;
+  box: ReadLine['box'];
+  /** One confidence per character of `text`. */
+  chars: readonly number[];
+}
+
+const charsOf = (line: ReadLine): readonly number[] =>
+  line.chars ?? Array<number>(line.text.length).fill(line.confidence);
+/** The confidences of the letters and digits of a candidate, in order (as normaliseVin keeps them). */
+const alphanumericChars = (candidate: Candidate): number[] =>
+  candidate.chars.filter((_, i) => /[A-Za-z0-9]/.test(candidate.text.charAt(i)));
+
+/** The box around several lines' boxes. */
+function around(boxes: readonly ReadLine['box'][]): ReadLine['box'] {
+  const x = Math.min(...boxes.map((b) => b.x));
+  const y = Math.min(...boxes.map((b) => b.y));
+  const right = Math.max(...boxes.map((b) => b.x + b.width));
+  const bottom = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/**
+ * The lines, and runs of up to `count` lines side by side on one row (a plate or a VIN the detector
+ * found in pieces: a seal or a wide gap between groups), each as one candidate text.
+ */
+function rows(lines: readonly ReadLine[], count: number): Candidate[] {
+  const sorted = [...lines].sort((a, b) => a.box.x - b.box.x);
+  const out: Candidate[] = [];
+  sorted.forEach((first, start) => {
+    const run = [first];
+    out.push({ text: first.text, confidence: first.confidence, box: first.box, chars: charsOf(first) });
+    for (const next of sorted.slice(start + 1)) {
+      if (run.length >= count) break;
+      const last = run.at(-1)!;
+      const overlap =
+        Math.min(last.box.y + last.box.height, next.box.y + next.box.height) -
+        Math.max(last.box.y, next.box.y);
+      const gap = next.box.x - (last.box.x + last.box.width);
+      if (
+        overlap < 0.5 * Math.min(last.box.height, next.box.height) ||
+        gap < -0.5 * last.box.height ||
+        gap > 1.5 * last.box.height
+      )
+        continue;
+      run.push(next);
+      out.push({
+        text: run.map((line) => line.text).join(' '),
+        confidence: Math.min(...run.map((line) => line.confidence)),
+        box: around(run.map((line) => line.box)),
+        chars: run.flatMap((line, i) => (i === 0 ? charsOf(line) : [1, ...charsOf(line)])),
+      });
+    }
+  });
+  return out;
+}
+
+/** Windows of 1 to `max` consecutive alphanumeric groups of a candidate, joined by spaces. */
+function groupWindows(candidate: Candidate, max: number): { text: string; chars: number[] }[] {
+  // A number with a decimal point or comma (`123.4 km`) is a measure: no window takes any part of it.
+  const groups = [...candidate.text.toUpperCase().matchAll(/[A-Z0-9]+(?:[.,][0-9]+)*/g)].map((m) => ({
+    text: m[0],
+    chars: candidate.chars.slice(m.index, m.index + m[0].length),
+  }));
+  const windows: { text: string; chars: number[] }[] = [];
+  for (let start = 0; start < groups.length; start++)
+    for (let end = start + 1; end <= Math.min(groups.length, start + max); end++) {
+      if (/[.,]/.test(groups[end - 1]!.text)) break;
+      const taken = groups.slice(start, end);
+      windows.push({ text: taken.map((g) => g.text).join(' '), chars: taken.flatMap((g) => g.chars) });
+    }
+  return windows;
+}
+
+interface Scored {
+  text: string;
+  confidence: number;
+  box: ReadLine['box'];
+  score: number;
+  country?: string;
+  checkDigitValid?: boolean;
+}
+
+function plateCandidates(lines: readonly ReadLine[]): Scored[] {
+  const found: Scored[] = [];
+  for (const candidate of rows(lines, 3))
+    for (const window of groupWindows(candidate, 4)) {
+      const match = matchPlate(window.text, undefined, window.chars);
+      if (!match) continue;
+      const confidence = candidate.confidence * (1 - CORRECTION_COST * match.corrections);
+      if (confidence < MIN_PLATE_CONFIDENCE) continue;
+      // Longer plates first: a window of a plate may itself fit a shorter format.
+      const score = confidence + compact(match.plate).length * 0.02;
+      found.push({ text: match.plate, confidence, box: candidate.box, score, country: match.country });
+    }
+  return found.sort((a, b) => b.score - a.score);
+}
+
+function vinCandidates(lines: readonly ReadLine[]): Scored[] {
+  const found: Scored[] = [];
+  for (const candidate of rows(lines, 3)) {
+    const chars = normaliseVin(candidate.text);
+    const confidences = alphanumericChars(candidate);
+    for (let start = 0; start + 17 <= chars.length; start++) {
+      const match = matchVin(chars.slice(start, start + 17), confidences.slice(start, start + 17));
+      if (!match) continue;
+      const confidence = candidate.confidence * (1 - CORRECTION_COST * match.corrections);
+      if (confidence < MIN_VIN_CONFIDENCE) continue;
+      // A VIN found inside a longer run of characters is less sure than one that is the whole run.
+      const whole = chars.length === 17 ? 0.05 : 0;
+      found.push({
+        text: match.vin,
+        confidence,
+        box: candidate.box,
+        score: confidence + whole + (match.checkDigitValid ? 0.1 : 0),
+        checkDigitValid: match.checkDigitValid,
+      });
+    }
+  }
+  return found.sort((a, b) => b.score - a.score);
+}
+
+/** The expected value from inputMetaData (a string or number), normalised; null when absent or empty. */
+function expectedText(value: unknown, normalise: (text: string) => string): string | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const normalised = normalise(String(value));
+  return normalised === '' ? null : normalised;
+}
+
+/** Equal ignoring case and separators; null unless both sides exist. */
+export function sameReading(read: string | null, expected: string | null): boolean | null {
+  if (read === null || expected === null) return null;
+  return compact(read) === compact(expected);
+}
+
+/**
+ * The reading reported: the candidate equal to the expected value when there is one (the photo shows
+ * the expected text, whatever else it shows), else the best one.
+ */
+function pick(candidates: Scored[], expected: string | null): Scored | undefined {
+  return candidates.find((c) => sameReading(c.text, expected) === true) ?? candidates[0];
+}
+
+const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+const roundedBox = (box: ReadLine['box']) => ({
+  x: round(box.x, 4),
+  y: round(box.y, 4),
+  width: round(box.width, 4),
+  height: round(box.height, 4),
+});
+
+function reading(chosen: Scored | undefined, expected: string | null) {
+  return {
+    read: chosen?.text ?? null,
+    expected,
+    match: sameReading(chosen?.text ?? null, expected),
+    confidence: chosen ? round(chosen.confidence, 2) : null,
+  };
+}
+
+function odometerReading(lines: readonly ReadLine[], expectedValue: unknown): OdometerReading {
+  const found = matchOdometer(lines);
+  const chosen = found && found.confidence >= MIN_ODOMETER_CONFIDENCE ? found : undefined;
+  const expected =
+    typeof expectedValue === 'number' && Number.isInteger(expectedValue) && expectedValue >= 0
+      ? expectedValue
+      : typeof expectedValue === 'string' && /^\s*\d[\d\s,.']*\s*$/.test(expectedValue)
+        ? Number(expectedValue.replace(/[^0-9]/g, ''))
+        : null;
+  return {
+    read: chosen?.value ?? null,
+    unit: chosen?.unit ?? null,
+    expected,
+    match: chosen && expected !== null ? odometerMatches(chosen.value, expected) : null,
+    confidence: chosen ? round(chosen.confidence, 2) : null,
+    ...(chosen && { box: roundedBox(chosen.box) }),
+  };
+}
+
+/**
+ * The part from a photo's lines and inputMetaData (`licensePlate`, `vin`, `odometer`). A mismatch is
+ * flagged only when both a reading and an expected value exist: most photos do not show the plate, the
+ * VIN or the odometer, and absence is no evidence against the expected value.
+ */
+export function textPartFrom(lines: readonly ReadLine[], inputMetaData: Record<string, unknown>): TextPart {
+  const expectedPlate = expectedText(inputMetaData.licensePlate, normalisePlate);
+  const expectedVin = expectedText(inputMetaData.vin, normaliseVin);
+  const platePick = pick(plateCandidates(lines), expectedPlate);
+  const plate: PlateReading = {
+    ...reading(platePick, expectedPlate),
+    ...(platePick && { country: platePick.country ?? null, box: roundedBox(platePick.box) }),
+  };
+  const vinPick = pick(vinCandidates(lines), expectedVin);
+  const vin: VinReading = {
+    ...reading(vinPick, expectedVin),
+    check_digit_valid: vinPick ? (vinPick.checkDigitValid ?? null) : null,
+    ...(vinPick && { box: roundedBox(vinPick.box) }),
+  };
+  const odometer = odometerReading(lines, inputMetaData.odometer);
+  const flags: TextFlag[] = [];
+  if (plate.match === false) flags.push('plate_mismatch');
+  if (vin.match === false) flags.push('vin_mismatch');
+  if (odometer.match === false) flags.push('odometer_mismatch');
+  return { plate, vin, odometer, flags };
+}
