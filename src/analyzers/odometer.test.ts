@@ -10,11 +10,14 @@ const line = (text: string, height = 0.05, confidence = 0.9): ReadLine => ({
 
 describe('odometer', () => {
   it.each([
-    ['123456', 123456, null],
+    ['0123456', 123456, null],
+    ['662 19 miles', 66219, 'mi'],
+    ['8 494 kn', 8494, 'km'],
     ['123 456 km', 123456, 'km'],
     ['123,456 mi', 123456, 'mi'],
     ['ODO 45218', 45218, null],
     ['0 4 5 2 1 8', 45218, null],
+    ['047538MILS', 47538, 'mi'],
     ['O45Z18 km', 45218, 'km'],
     ['45218km', 45218, 'km'],
     ['TOTAL 1,234 MILES', 1234, 'mi'],
@@ -49,6 +52,17 @@ describe('odometer', () => {
     expect(matchOdometer([line('120')])).toBeUndefined();
   });
 
+  it('leaves out a last drum of another colour: the tenths', () => {
+    const black = [30, 30, 30] as const;
+    const red = [180, 40, 40] as const;
+    const drums = (last: readonly [number, number, number]) => ({
+      ...line('0452183'),
+      inks: [black, black, black, black, black, black, last],
+    });
+    expect(matchOdometer([drums(red)])).toMatchObject({ value: 45218 });
+    expect(matchOdometer([drums(black)])).toMatchObject({ value: 452183 });
+  });
+
   it('takes the unit from a box of its own beside or under the figure', () => {
     const figure = line('45218', 0.05);
     const right = { ...line('km', 0.05), box: { x: 0.61, y: 0.5, width: 0.04, height: 0.05 } };
@@ -56,7 +70,9 @@ describe('odometer', () => {
     const far = { ...line('km', 0.05), box: { x: 0.9, y: 0.1, width: 0.04, height: 0.05 } };
     expect(matchOdometer([figure, right])).toMatchObject({ value: 45218, unit: 'km' });
     expect(matchOdometer([figure, under])).toMatchObject({ value: 45218, unit: 'mi' });
-    expect(matchOdometer([figure, far])).toMatchObject({ value: 45218, unit: null });
+    // Without a unit, a figure must look like a counter: 5 digits or more with leading zeros.
+    expect(matchOdometer([figure, far])).toBeUndefined();
+    expect(matchOdometer([line('045218'), far])).toMatchObject({ value: 45218, unit: null });
   });
 
   it('matches the expected value within 500, or 2 %', () => {

@@ -1,11 +1,11 @@
 // The odometer from recognised text on a photo of the dashboard: the total distance, never a trip meter.
-// A number of 4 to 7 digits (2 or more beside a unit or an ODO label), thousands separated or not, a
-// drum counter's digits apart or together, alone on its line but for its label and unit; the unit when
-// one is written on the line or in a box of its own just beside or under it. Trip meters give
+// A figure alone on its line but for its label and unit, thousands separated or not, a drum counter's
+// digits apart or together, its tenths drum left out; the unit when one is written on the line or in a
+// box of its own just beside or under it. Trip meters give
 // themselves away by their label (TRIP, A, B) or their tenths (`123.4`); clocks, speeds, temperatures
 // and fuel figures by their marks; plates, VINs and part numbers by the letters around their digits.
 import { AS_DIGIT } from './look-alikes.js';
-import type { ReadLine } from './text-lines.js';
+import type { Ink, ReadLine } from './text-lines.js';
 
 export interface OdometerMatch {
   value: number;
@@ -15,16 +15,28 @@ export interface OdometerMatch {
 }
 
 /** Lines of something else than the total distance. */
-const NOT_ODOMETER = /TRIP|TRP|RANGE|AVG|AVERAGE|KM\/H|MPH|L\/100|MPG|°|:\d\d|\bTEMP|FUEL|RPM|\bECO\b/;
+const NOT_ODOMETER =
+  /TRIP|TRP|RANGE|AVG|AVERAGE|KM\/H|MPH|L\/100|MPG|°|\d:\d\d(?!\d)|\bTEMP|FUEL|RPM|\bECO\b/;
 /** A trip meter's own label: A or B alone before the number. */
 const TRIP_LABEL = /(^|\s)[AB]\s*\d/;
 /** The words that may stand beside the odometer's figure: its label (ODO, read 0D0 at times) or TOTAL. */
 const LABEL = /(?<![A-Z0-9])([O0][D0][O0]|TOTAL)(?![A-Z0-9])/;
-const UNIT = /(?<![A-Z])(KM|MI|MILES)(?![A-Z])/;
+/** The units, and how OCR misreads them on displays (KN for KM, MILS for MILES). */
+const UNIT = /(?<![A-Z])(KM|KN|MI|MILES|MILS)(?![A-Z])/;
 /** A line that is only a unit (the display's unit in a box of its own). */
-const UNIT_ONLY = /^\s*(KM|MI|MILES)\s*$/;
+const UNIT_ONLY = /^\s*(KM|KN|MI|MILES|MILS)\s*$/;
+/**
+ * A drum differing this much in colour (RGB distance of the cells' grounds) from the others, which agree
+ * within TENTHS_AGREEMENT, is the tenths drum (white on red, black on white): left out of the value.
+ */
+const TENTHS_CONTRAST = 45;
+const TENTHS_AGREEMENT = 30;
 
-const unitOf = (word: string): 'km' | 'mi' => (word === 'KM' ? 'km' : 'mi');
+const MIN_DIGIT_CONFIDENCE = 0.7;
+
+const unitOf = (word: string): 'km' | 'mi' => (word === 'KM' || word === 'KN' ? 'km' : 'mi');
+/** `pattern`'s first match blanked out, the length kept (positions still point at the same characters). */
+const blank = (text: string, pattern: RegExp) => text.replace(pattern, (match) => ' '.repeat(match.length));
 
 /** The line's text with look-alike letters inside number-like tokens read as digits. */
 function asDigits(text: string): string {
@@ -35,14 +47,43 @@ function asDigits(text: string): string {
   });
 }
 
+interface Figure {
+  /** The digits as shown, leading zeros included. */
+  digits: string;
+  /** Where each digit is in the line's text. */
+  positions: number[];
+}
+
 /**
- * The number a line holds alone, or undefined: thousands groups joined (`123 456`, `123,456`), a drum's
- * spaced digits joined; none when anything else is left on the line, or the number has tenths.
+ * The number a line holds alone, or undefined: digits in one group (thousands separated or not), or a
+ * drum's digits one by one; any groups of digits when `spaced` (a unit or label vouches for the line:
+ * a narrow 1 on a display reads as a gap). None when anything else is left, or the number has tenths.
  */
-function loneNumber(text: string): string | undefined {
-  if (/^\s*\d(?:\s\d){2,6}\s*$/.test(text)) return text.replace(/[^0-9]/g, '');
-  const match = /^\s*(\d{1,3}(?:[ ,.'’]\d{3})+|\d+)\s*$/.exec(text);
-  return match?.[1]!.replace(/[^0-9]/g, '');
+function loneNumber(text: string, spaced: boolean): Figure | undefined {
+  if (!/^[\d\s,.'’]*\d[\d\s,.'’]*$/.test(text)) return undefined;
+  const groups = text.trim().split(/\s+/);
+  const plain = (group: string) => /^\d+$/.test(group) || /^\d{1,3}(?:[,.'’]\d{3})+$/.test(group);
+  if (!groups.every(plain)) return undefined;
+  const drum = groups.length >= 3 && groups.every((group) => group.length === 1);
+  if (groups.length > 1 && !drum && !spaced) return undefined;
+  const positions = [...text].flatMap((char, i) => (char >= '0' && char <= '9' ? [i] : []));
+  return { digits: positions.map((i) => text.charAt(i)).join(''), positions };
+}
+
+const distance = (a: Ink, b: Ink) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Whether the figure's last digit is a tenths drum: a colour of its own, the others alike. */
+function endsInTenths(figure: Figure, inks: readonly Ink[] | undefined): boolean {
+  if (!inks || figure.digits.length < 5) return false;
+  const cells = figure.positions.map((i) => inks[i]).filter((ink): ink is Ink => ink !== undefined);
+  if (cells.length !== figure.positions.length) return false;
+  const others = cells.slice(0, -1);
+  const typical: Ink = [0, 1, 2].map((c) => median(others.map((ink) => ink[c]!))) as unknown as Ink;
+  return (
+    distance(cells.at(-1)!, typical) > TENTHS_CONTRAST &&
+    others.every((ink) => distance(ink, typical) < TENTHS_AGREEMENT)
+  );
 }
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1, b1) - Math.max(a0, b0);
@@ -68,8 +109,10 @@ function unitBeside(line: ReadLine, lines: readonly ReadLine[]): 'km' | 'mi' | n
 }
 
 /**
- * The odometer among the lines, or undefined. Likelier: a unit or a label, more digits, a taller line
- * (the odometer is the main figure of its display), then the reader's confidence.
+ * The odometer among the lines, or undefined. A figure with a unit or a label has 2 to 7 digits; one
+ * without either must look like a counter: 5 or more digits shown, leading zeros among them (a plate's,
+ * a phone's or a price's number seldom starts with 0). Likelier: a unit or a label, more digits, a
+ * taller line (the odometer is the main figure of its display), then the reader's confidence.
  */
 export function matchOdometer(lines: readonly ReadLine[]): OdometerMatch | undefined {
   let best: (OdometerMatch & { score: number }) | undefined;
@@ -77,13 +120,19 @@ export function matchOdometer(lines: readonly ReadLine[]): OdometerMatch | undef
     const raw = line.text.toUpperCase();
     if (NOT_ODOMETER.test(raw) || TRIP_LABEL.test(asDigits(raw))) continue;
     const label = LABEL.test(raw);
-    const unitWord = UNIT.exec(raw.replace(LABEL, ' '));
-    const digits = loneNumber(asDigits(raw.replace(LABEL, ' ').replace(UNIT, ' ')));
-    if (digits === undefined) continue;
+    const unitWord = UNIT.exec(blank(raw, LABEL));
     const unit = unitWord ? unitOf(unitWord[1]!) : unitBeside(line, lines);
-    if (digits.length > 7 || digits.length < (unit || label ? 2 : 4)) continue;
+    const figure = loneNumber(asDigits(blank(blank(raw, LABEL), UNIT)), unit !== null || label);
+    if (!figure) continue;
+    // A digit read this unsurely (a segment display's 8 and 0, 1 and 7) makes the figure a guess.
+    if (figure.positions.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE)) continue;
+    const shown = endsInTenths(figure, line.inks) ? figure.digits.slice(0, -1) : figure.digits;
+    const vouched = unit !== null || label;
+    if (vouched ? shown.length < 2 : shown.length < 5 || !shown.startsWith('0')) continue;
+    const digits = shown.replace(/^0+(?=\d)/, '');
+    if (digits.length > 7) continue;
     const score =
-      (unit ? 2 : 0) + (label ? 2 : 0) + digits.length * 0.3 + line.box.height * 10 + line.confidence;
+      (unit ? 2 : 0) + (label ? 2 : 0) + shown.length * 0.3 + line.box.height * 10 + line.confidence;
     if (best && best.score >= score) continue;
     best = { value: Number(digits), unit, confidence: line.confidence, box: line.box, score };
   }

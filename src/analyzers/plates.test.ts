@@ -31,7 +31,9 @@ describe('plate formats', () => {
     expect(matchPlate('AB-IZO-CD')).toBeUndefined(); // three changes
     // A gap read inside a group: no plate, though the characters alone would fit one.
     expect(matchPlate('TRIP A 123 4')).toBeUndefined();
-    expect(matchPlate('TRIPA1234')).toMatchObject({ plate: 'TRI-PA-1234' });
+    // A gap missed only where letters meet digits: a word or a number is not split into groups.
+    expect(matchPlate('RANGE 72')).toBeUndefined();
+    expect(matchPlate('AB123CD')).toMatchObject({ plate: 'AB-123-CD' });
   });
 
   it('tries a format of digits only for its own country', () => {

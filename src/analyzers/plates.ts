@@ -9,6 +9,9 @@ import { AS_DIGIT, AS_LETTER, DOUBTFUL_BELOW } from './look-alikes.js';
 /** At most this many look-alike changes in one plate: beyond, the text is too far from any format. */
 export const MAX_PLATE_CORRECTIONS = 2;
 
+/** The longest plate of the table (India's `MH 12 ABC 1234`). */
+const MAX_PLATE_LENGTH = 11;
+
 export interface PlateMatch {
   /** The plate's groups as its format has them, joined by `-` (`AB-123-CD`). */
   plate: string;
@@ -42,63 +45,67 @@ const FORMATS = PLATE_FORMATS.map((entry) => ({
   ),
 }));
 
+const isDigit = (char: string) => char >= '0' && char <= '9';
+
 /** The character a slot takes for `char`, and whether it had to change; undefined when it cannot. */
 function fit(kind: Slot['kind'], char: string): { char: string; changed: boolean } | undefined {
-  const isDigit = char >= '0' && char <= '9';
-  if (kind === 'A' || (kind === 'D') === isDigit) return { char, changed: false };
+  if (kind === 'A' || (kind === 'D') === isDigit(char)) return { char, changed: false };
   const other = kind === 'D' ? AS_DIGIT[char] : AS_LETTER[char];
   return other === undefined ? undefined : { char: other, changed: true };
 }
 
 /**
  * The fewest-changes alignment of `text` (uppercase letters and digits) to a format's slots, optional
- * slots left out where needed; undefined when it does not fit within MAX_PLATE_CORRECTIONS.
+ * slots left out where needed, with the format's groups where OCR's separators allow them (`read`): a
+ * separator read falls between groups, and a gap between groups that OCR missed falls only where
+ * letters meet digits (OCR may miss a gap, but seldom reads one inside a group, and a word or a number
+ * read whole is not split into groups: `RANGE 72` is no `RAN-GE-72`). Undefined when it does not fit
+ * within MAX_PLATE_CORRECTIONS.
  */
 function align(
   text: string,
   slots: readonly Slot[],
+  read: ReadonlySet<number>,
   changeable: (index: number) => boolean,
 ): { chars: string[]; groups: number[]; changes: number } | undefined {
-  // best[i][j]: fewest changes to read text[0..i) with slots[0..j), and how (for reconstruction).
   const n = text.length;
   const m = slots.length;
-  const INF = Number.POSITIVE_INFINITY;
-  const best: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(INF));
-  const step: ('take' | 'skip' | undefined)[][] = Array.from({ length: n + 1 }, () =>
-    new Array<'take' | 'skip' | undefined>(m + 1).fill(undefined),
-  );
+  // best[i][j]: fewest changes to read text[0..i) with slots[0..j) whose last slot took text[i - 1]
+  // (j = 0: nothing taken); from[i][j] the slot before it that took text[i - 2].
+  const best = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(Infinity));
+  const from = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(-1));
   best[0]![0] = 0;
-  for (let i = 0; i <= n; i++)
-    for (let j = 0; j < m; j++) {
+  const optionalBetween = (j: number, k: number) => slots.slice(j, k).every((slot) => slot.optional);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j <= m; j++) {
       const here = best[i]![j]!;
-      if (here === INF) continue;
-      const slot = slots[j]!;
-      if (slot.optional && here < best[i]![j + 1]!) {
-        best[i]![j + 1] = here;
-        step[i]![j + 1] = 'skip';
-      }
-      if (i < n) {
-        const fitted = fit(slot.kind, text[i]!);
-        const cost =
-          fitted === undefined || (fitted.changed && !changeable(i)) ? INF : here + Number(fitted.changed);
-        if (cost < best[i + 1]![j + 1]!) {
-          best[i + 1]![j + 1] = cost;
-          step[i + 1]![j + 1] = 'take';
+      if (here === Infinity) continue;
+      for (let k = j; k < m && optionalBetween(j, k); k++) {
+        const fitted = fit(slots[k]!.kind, text[i]!);
+        if (!fitted || (fitted.changed && !changeable(i))) continue;
+        if (i > 0) {
+          const boundary = slots[j - 1]!.group !== slots[k]!.group;
+          const sameKind = isDigit(text[i - 1]!) === isDigit(text[i]!);
+          if (boundary ? !read.has(i) && sameKind : read.has(i)) continue;
+        }
+        const cost = here + Number(fitted.changed);
+        if (cost < best[i + 1]![k + 1]!) {
+          best[i + 1]![k + 1] = cost;
+          from[i + 1]![k + 1] = j;
         }
       }
     }
-  const changes = best[n]![m]!;
-  if (changes > MAX_PLATE_CORRECTIONS) return undefined;
+  let end = -1;
+  for (let j = 0; j <= m; j++)
+    if (optionalBetween(j, m) && best[n]![j]! < (end < 0 ? Infinity : best[n]![end]!)) end = j;
+  if (end <= 0 || best[n]![end]! > MAX_PLATE_CORRECTIONS) return undefined;
   const chars: string[] = [];
   const groups: number[] = [];
-  for (let i = n, j = m; j > 0; j--) {
-    if (step[i]![j] === 'take') {
-      i--;
-      chars.unshift(fit(slots[j - 1]!.kind, text[i]!)!.char);
-      groups.unshift(slots[j - 1]!.group);
-    }
+  for (let i = n, j = end; i > 0; j = from[i]![j]!, i--) {
+    chars.unshift(fit(slots[j - 1]!.kind, text[i - 1]!)!.char);
+    groups.unshift(slots[j - 1]!.group);
   }
-  return { chars, groups, changes };
+  return { chars, groups, changes: best[n]![end]! };
 }
 
 /** Where the reading's own separators fell, as positions in its letters and digits. */
@@ -129,22 +136,19 @@ export function matchPlate(
 ): PlateMatch | undefined {
   const compact = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
   const changeable = (index: number) => (confidences?.[index] ?? 0) < DOUBTFUL_BELOW;
-  if (compact.length < 4 || compact.length > 10 || !/[0-9]/.test(compact)) return undefined;
+  if (compact.length < 4 || compact.length > MAX_PLATE_LENGTH || !/[0-9]/.test(compact)) return undefined;
   const hasLetter = /[A-Z]/.test(compact);
   const read = separatorsOf(text);
   let found: (PlateMatch & { cost: number }) | undefined;
   for (const format of FORMATS) {
     if (country !== undefined ? format.country !== country : format.digitsOnly) continue;
     if (!format.digitsOnly && !hasLetter) continue;
-    const aligned = align(compact, format.slots, changeable);
+    const aligned = align(compact, format.slots, read, changeable);
     if (!aligned) continue;
     const boundaries = new Set<number>();
     aligned.groups.forEach(
       (group, index) => index > 0 && group !== aligned.groups[index - 1] && boundaries.add(index),
     );
-    // OCR may miss a gap between groups, but seldom reads one inside a group: a separator read
-    // where the format has none rules the format out (`TRIP A 123.4` is no `TRI-PA-1234`).
-    if ([...read].some((p) => !boundaries.has(p))) continue;
     const disagreements = read.size === 0 ? 0 : [...boundaries].filter((p) => !read.has(p)).length;
     const cost = aligned.changes + disagreements / 2;
     if (found && found.cost <= cost) continue;

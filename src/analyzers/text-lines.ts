@@ -18,6 +18,38 @@ export interface ReadLine {
   box: FractionBox;
   /** Each character's confidence, one per character of `text`; absent: all as `confidence`. */
   chars?: readonly number[];
+  /**
+   * The colour (RGB) of each character's cell, one per character of `text`: its ground, so that a drum
+   * of another colour (an odometer's tenths) stands out.
+   */
+  inks?: readonly Ink[];
+}
+
+export type Ink = readonly [r: number, g: number, b: number];
+
+/** Half the width of a character's cell, as a share of the line's height (digits are about 0.55 wide). */
+const CELL_HALF_WIDTH = 0.25;
+
+/**
+ * The median colour of the crop's columns around `x` (a fraction of its width), channel by channel:
+ * the cell's ground, as characters cover less of it than it shows.
+ */
+function inkAt(crop: RgbImage, x: number): Ink {
+  const centre = x * crop.width;
+  const half = Math.max(1, CELL_HALF_WIDTH * crop.height);
+  const from = Math.max(0, Math.floor(centre - half));
+  const to = Math.min(crop.width, Math.ceil(centre + half));
+  const histograms = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
+  for (let y = 0; y < crop.height; y++)
+    for (let column = from; column < to; column++)
+      for (let c = 0; c < 3; c++) histograms[c]![crop.data[(y * crop.width + column) * 3 + c]!]!++;
+  const middle = ((to - from) * crop.height) / 2;
+  const median = (histogram: Uint32Array) => {
+    let seen = 0;
+    for (let value = 0; value < 256; value++) if ((seen += histogram[value]!) >= middle) return value;
+    return 255;
+  };
+  return [median(histograms[0]!), median(histograms[1]!), median(histograms[2]!)];
 }
 
 /** The long side the detector sees: plates 8 % of a photo's width are still ~50 px wide there. */
@@ -55,16 +87,15 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
   const found = await detectText(preview, { maxSide: DETECT_MAX_SIDE });
   signal?.throwIfAborted();
   const chosen = linesToRead(found, preview);
-  const read = await recogniseLines(
-    chosen.map((line) => cropLine(preview, line.quad)),
-    signal,
-  );
+  const crops = chosen.map((line) => cropLine(preview, line.quad));
+  const read = await recogniseLines(crops, signal);
   return chosen
     .map((line, i) => ({
       text: read[i]!.text,
       confidence: read[i]!.confidence,
       box: line.box,
       chars: read[i]!.chars.map((c) => c.confidence),
+      inks: read[i]!.chars.map((c) => inkAt(crops[i]!, c.x)),
     }))
     .filter((line) => line.text.trim() !== '');
 }

@@ -12,11 +12,17 @@ import { matchOdometer, odometerMatches } from './odometer.js';
 import { matchPlate } from './plates.js';
 import type { ReadLine } from './text-lines.js';
 import { matchVin, normaliseVin } from './vin.js';
+import { DOUBTFUL_BELOW } from './look-alikes.js';
 
 /** Readings less sure than this are not reported (the recogniser's mean character confidence). */
 export const MIN_PLATE_CONFIDENCE = 0.6;
 export const MIN_VIN_CONFIDENCE = 0.6;
 export const MIN_ODOMETER_CONFIDENCE = 0.6;
+/**
+ * A plate's or VIN's character read less surely than this is a guess: the reading is dropped unless a
+ * look-alike change accounts for it.
+ */
+export const MIN_CHAR_CONFIDENCE = 0.7;
 /** Each look-alike changed to fit a format or a check digit costs a reading this share of its confidence. */
 const CORRECTION_COST = 0.15;
 
@@ -85,21 +91,60 @@ function rows(lines: readonly ReadLine[], count: number): Candidate[] {
   return out;
 }
 
-/** Windows of 1 to `max` consecutive alphanumeric groups of a candidate, joined by spaces. */
-function groupWindows(candidate: Candidate, max: number): { text: string; chars: number[] }[] {
-  // A number with a decimal point or comma (`123.4 km`) is a measure: no window takes any part of it.
+/**
+ * Words printed near plates, VINs and odometers (labels, units, months of a date) that are never part
+ * of a plate, though with a number beside them they may fit a format (`VIN 5` as `V-IN-5`).
+ */
+const LABEL_WORDS = new Set([
+  ...['VIN', 'ODO', 'TRIP', 'RANGE', 'TOTAL', 'AVG', 'DATE', 'MADE', 'MFD', 'MODEL', 'TYPE', 'ENGINE'],
+  ...['FRONT', 'FRT', 'REAR', 'RR', 'SPARE', 'TIRE', 'TYRE', 'SIZE', 'COLD', 'LOAD', 'SEATS', 'PAINT'],
+  ...['GVWR', 'GAWR', 'KPA', 'PSI', 'BAR', 'KG', 'LB', 'LBS', 'KM', 'MI', 'MILES', 'MPH', 'KMH', 'RPM'],
+  ...['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC', 'TEL'],
+]);
+/** A plate's own extras at either end of its line: the EU band's country letters, IND, USA. */
+const BAND = /^[A-Z]{1,3}$/;
+
+interface Window {
+  text: string;
+  /** One confidence per letter or digit of `text`. */
+  chars: number[];
+  /** Characters or band codes left out before it (an EU band's country letter read as part of the plate). */
+  trimmed: number;
+}
+
+/**
+ * `window` without its first character when the recogniser doubted it: an EU band's country letter
+ * read as part of the plate (`B` as `9` before `5-GHB-778`).
+ */
+function withoutDoubtfulFirst(window: Window): Window[] {
+  const { text, chars, trimmed } = window;
+  if ((chars[0] ?? 1) >= DOUBTFUL_BELOW || !/^[A-Z0-9][A-Z0-9]/.test(text)) return [];
+  return [{ text: text.slice(1), chars: chars.slice(1), trimmed: trimmed + 1 }];
+}
+
+/**
+ * The text a plate may be of a candidate: all its groups, or all but a band code before them (a plate
+ * fills its line), each also without a doubtful first character. None when a group is a label word, or
+ * a measure (`123.4`, `1106KG`).
+ */
+function plateWindows(candidate: Candidate): Window[] {
   const groups = [...candidate.text.toUpperCase().matchAll(/[A-Z0-9]+(?:[.,][0-9]+)*/g)].map((m) => ({
     text: m[0],
     chars: candidate.chars.slice(m.index, m.index + m[0].length),
   }));
-  const windows: { text: string; chars: number[] }[] = [];
-  for (let start = 0; start < groups.length; start++)
-    for (let end = start + 1; end <= Math.min(groups.length, start + max); end++) {
-      if (/[.,]/.test(groups[end - 1]!.text)) break;
-      const taken = groups.slice(start, end);
-      windows.push({ text: taken.map((g) => g.text).join(' '), chars: taken.flatMap((g) => g.chars) });
-    }
-  return windows;
+  const measure = (text: string) => /[.,]/.test(text) || /^\d+(KG|KPA|PSI|LBS?|KM|MI)$/.test(text);
+  if (groups.length === 0 || groups.some((g) => LABEL_WORDS.has(g.text) || measure(g.text))) return [];
+  const starts = groups.length > 1 && BAND.test(groups[0]!.text) ? [0, 1] : [0];
+  return starts.flatMap((start) => {
+    const taken = groups.slice(start);
+    // A band code left out counts as a change, as a plate's own first group may look like one.
+    const window = {
+      text: taken.map((g) => g.text).join(' '),
+      chars: taken.flatMap((g) => g.chars),
+      trimmed: start,
+    };
+    return [window, ...withoutDoubtfulFirst(window)];
+  });
 }
 
 interface Scored {
@@ -114,10 +159,13 @@ interface Scored {
 function plateCandidates(lines: readonly ReadLine[]): Scored[] {
   const found: Scored[] = [];
   for (const candidate of rows(lines, 3))
-    for (const window of groupWindows(candidate, 4)) {
+    for (const window of plateWindows(candidate)) {
       const match = matchPlate(window.text, undefined, window.chars);
       if (!match) continue;
-      const confidence = candidate.confidence * (1 - CORRECTION_COST * match.corrections);
+      const changes = match.corrections + window.trimmed;
+      // A character read this unsurely is a guess unless a change put it right.
+      if (window.chars.filter((c) => c < MIN_CHAR_CONFIDENCE).length > match.corrections) continue;
+      const confidence = candidate.confidence * (1 - CORRECTION_COST * changes);
       if (confidence < MIN_PLATE_CONFIDENCE) continue;
       // Longer plates first: a window of a plate may itself fit a shorter format.
       const score = confidence + compact(match.plate).length * 0.02;
@@ -126,23 +174,47 @@ function plateCandidates(lines: readonly ReadLine[]): Scored[] {
   return found.sort((a, b) => b.score - a.score);
 }
 
+/**
+ * Where a VIN may start or end in a candidate's letters and digits: at the ends of its groups (a VIN
+ * is printed whole, or in groups), and right after a `VIN` label run into it. Never inside a longer
+ * run of characters: 17 characters cut out of a line of words can pass a check digit by chance.
+ */
+function vinEdges(candidate: Candidate): Set<number> {
+  const edges = new Set<number>();
+  let count = 0;
+  for (const group of candidate.text.toUpperCase().match(/[A-Z0-9]+/g) ?? []) {
+    edges.add(count);
+    if (group.startsWith('VIN') && group.length > 3) edges.add(count + 3);
+    count += group.length;
+    edges.add(count);
+  }
+  return edges;
+}
+
+/** OCR reads a VIN's 0 and 1 as O, Q and I now and then; more of them mean words, not a VIN. */
+const MAX_IOQ = 2;
+
 function vinCandidates(lines: readonly ReadLine[]): Scored[] {
   const found: Scored[] = [];
   for (const candidate of rows(lines, 3)) {
+    const read = candidate.text.toUpperCase().replace(/[^A-Z0-9]/g, '');
     const chars = normaliseVin(candidate.text);
     const confidences = alphanumericChars(candidate);
+    const edges = vinEdges(candidate);
     for (let start = 0; start + 17 <= chars.length; start++) {
+      if (!edges.has(start) || !edges.has(start + 17)) continue;
+      if ((read.slice(start, start + 17).match(/[IOQ]/g) ?? []).length > MAX_IOQ) continue;
       const match = matchVin(chars.slice(start, start + 17), confidences.slice(start, start + 17));
       if (!match) continue;
+      const unsure = confidences.slice(start, start + 17).filter((c) => c < MIN_CHAR_CONFIDENCE).length;
+      if (unsure > match.corrections) continue;
       const confidence = candidate.confidence * (1 - CORRECTION_COST * match.corrections);
       if (confidence < MIN_VIN_CONFIDENCE) continue;
-      // A VIN found inside a longer run of characters is less sure than one that is the whole run.
-      const whole = chars.length === 17 ? 0.05 : 0;
       found.push({
         text: match.vin,
         confidence,
         box: candidate.box,
-        score: confidence + whole + (match.checkDigitValid ? 0.1 : 0),
+        score: confidence + (match.checkDigitValid ? 0.1 : 0),
         checkDigitValid: match.checkDigitValid,
       });
     }

@@ -6,12 +6,14 @@ import type { RecognisedChar, RecognisedLine } from './types.js';
 /**
  * Decodes `steps` × `classes` probabilities (row-major, one row per step). `characters[k]` is class k's
  * character; class 0 is the blank. Equal probabilities resolve to the lower class, as argmax does.
+ * `stepX` places a step along the line (a fraction of its width); by default the steps span it evenly.
  */
 export function decodeCtc(
   probabilities: Float32Array,
   steps: number,
   classes: number,
   characters: readonly string[],
+  stepX: (step: number) => number = (step) => (step + 0.5) / steps,
 ): RecognisedLine {
   const chars: RecognisedChar[] = [];
   let previous = -1;
@@ -28,7 +30,7 @@ export function decodeCtc(
     }
     // A character is kept at the first step of its run (PaddleOCR's confidence is that step's).
     if (best !== 0 && best !== previous)
-      chars.push({ char: characters[best] ?? '', confidence: bestProbability });
+      chars.push({ char: characters[best] ?? '', confidence: bestProbability, x: stepX(t) });
     previous = best;
   }
   // The grey padding right of a short line is often read as a space: spaces at either end mean nothing.

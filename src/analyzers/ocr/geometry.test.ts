@@ -14,6 +14,7 @@ describe('decodeCtc', () => {
     const line = decodeCtc(steps([1, 1, 0, 1, 2, 2]), 6, 4, characters);
     expect(line.text).toBe('AAB');
     expect(line.chars.map((c) => c.confidence)).toEqual([0.9, 0.9, 0.9].map(Math.fround));
+    expect(line.chars.map((c) => c.x)).toEqual([0.5 / 6, 3.5 / 6, 4.5 / 6]);
   });
 
   it('drops spaces at either end, keeps those inside, and reads nothing as confidence 0', () => {

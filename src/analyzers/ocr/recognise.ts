@@ -21,7 +21,11 @@ const MAX_WIDTH = 1280;
 const OUTPUT = 'softmax_11.tmp_0';
 
 /** A line as the recogniser takes it: 48 pixels high, normalised planes, grey padding to the right. */
-export function recogniserInput(line: RgbImage): { planes: Float32Array; width: number } {
+export function recogniserInput(line: RgbImage): {
+  planes: Float32Array;
+  width: number;
+  contentWidth: number;
+} {
   const scale = LINE_HEIGHT / line.height;
   const contentWidth = Math.max(1, Math.min(MAX_WIDTH, Math.round(line.width * scale)));
   const resized =
@@ -38,7 +42,7 @@ export function recogniserInput(line: RgbImage): { planes: Float32Array; width: 
       }
     }
   }
-  return { planes, width };
+  return { planes, width, contentWidth };
 }
 
 /**
@@ -56,7 +60,7 @@ export async function recogniseLines(
   const results: RecognisedLine[] = [];
   for (const line of lines) {
     signal?.throwIfAborted();
-    const { planes, width } = recogniserInput(line);
+    const { planes, width, contentWidth } = recogniserInput(line);
     const outputs = await session.run({ x: new Tensor('float32', planes, [1, 3, LINE_HEIGHT, width]) });
     try {
       const output = outputs[OUTPUT];
@@ -66,7 +70,9 @@ export async function recogniseLines(
       if (classes !== characters.length || !steps) {
         throw new Error(`OCR recogniser: output ${output.dims.join('×')}, expected N×T×${characters.length}`);
       }
-      results.push(decodeCtc(output.data, steps, classes, characters));
+      // Step t reads input columns [8t, 8t + 8); the line's own pixels are the first contentWidth.
+      const stepX = (t: number) => Math.min(1, (t * WIDTH_STEP + WIDTH_STEP / 2) / contentWidth);
+      results.push(decodeCtc(output.data, steps, classes, characters, stepX));
     } finally {
       for (const tensor of Object.values(outputs)) tensor.dispose();
     }

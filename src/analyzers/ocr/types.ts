@@ -39,6 +39,8 @@ export interface RecognisedChar {
   char: string;
   /** The character's probability at the step it was read, 0..1. */
   confidence: number;
+  /** Where along the line it was read: the centre of its step, as a fraction of the line's width. */
+  x: number;
 }
 
 export interface RecognisedLine {
