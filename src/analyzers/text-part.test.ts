@@ -48,6 +48,21 @@ describe('the plate among the lines', () => {
     expect(textPartFrom([line('TRIP A 123.4 km')], {}).plate.read).toBeNull();
   });
 
+  it('takes a plate only as the whole of its line, a band code before it aside', () => {
+    expect(textPartFrom([line('F AB-123-CD')], {}).plate).toMatchObject({
+      read: 'AB-123-CD',
+      confidence: 0.81,
+    });
+    // Labels and measures beside a number are no plate, nor is a plate cut out of a longer line.
+    for (const text of ['FRT 1106', 'AUG 2020', 'ODO 335', 'TRIP A 8999', '1106KG', 'SERVICE AB-123-CD'])
+      expect(textPartFrom([line(text)], {}).plate.read, text).toBeNull();
+  });
+
+  it('leaves out a doubtful first character: the band letter read as part of the plate', () => {
+    const banded: ReadLine = { ...line('95-GHB-778'), chars: [0.74, ...Array<number>(9).fill(0.99)] };
+    expect(textPartFrom([banded], {}).plate).toMatchObject({ read: '5-GHB-778', country: 'BE' });
+  });
+
   it('takes no reading it is not sure of, counting each look-alike changed against it', () => {
     expect(textPartFrom([line('AB-123-CD', { confidence: 0.5 })], {}).plate.read).toBeNull();
     /** The line read with `confidence`, unsure of its I. */
@@ -70,6 +85,11 @@ describe('the VIN among the lines', () => {
         check_digit_valid: true,
         box: { x: 0.3 },
       });
+  });
+
+  it('takes no VIN out of a run of words', () => {
+    expect(textPartFrom([line('MADEBYHYUNDAIMOTORCOMPANY')], {}).vin.read).toBeNull();
+    expect(textPartFrom([line('VIN1M8GDM9AXKP042788')], {}).vin.read).toBe('1M8GDM9AXKP042788');
   });
 
   it('reports no VIN whose check digit fails, unless its maker uses none', () => {
