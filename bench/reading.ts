@@ -1,58 +1,75 @@
-// How well the text analyzer (src/analyzers/text.ts) reads licence plates and VINs, on a fixed reading
-// set (bench/lib/reading-set.ts): the 4 real fixture photos (none shows a legible plate or VIN, so any
-// reading there is a false one), 36 synthetic EU plates composited into the 3 fixture photos that show
-// a vehicle (plate width 8/12/18/25 % of the image x rotation -8/0/+6° x blur sigma 0/1/2.5 preview
-// pixels), 27 VIN labels photographed close up (30/45/60 % of the width) and 18 small on a vehicle
-// (10/15 %), with the same rotations and blurs. Generated images are 4000x3000 JPEGs, quality 90.
+// How well the text analyzer (src/analyzers/text.ts) reads licence plates, VINs and odometers, on a
+// fixed reading set (bench/lib/reading-set.ts, drawn by bench/lib/*-render.ts), every image a 4000x3000
+// JPEG like a 12 MP phone photo, all derived from a fixed seed (every run renders identical images):
+//   plate-FR … plate-AE  14 plates of each of FR, DE, GB, NL, BE, IT, ES, PL, US, IN and AE, drawn as the
+//                        country's plates look, on a drawn car on a road before a fixture photo or on the
+//                        car of licenseplate_motion.jpg; plate width 6–25 % of the image;
+//   vin-sticker          25 maker's labels on a door pillar (VIN, barcode, maker, weights, dates, a tyre
+//                        placard), close up (35–60 % of the width) and at mid distance (18–26 %);
+//   vin-windshield       20 dark VIN plates with light embossed characters under a tinted, reflecting
+//                        windshield, seen from above;
+//   odometer-digital     25 instrument clusters: a seven-segment, dot-matrix or TFT display with the total
+//                        (3–6 digits, a thousands separator on some, km/mi/miles on most, ODO on some) and
+//                        always a trip meter, the time and the outside temperature (a second trip, the
+//                        range or the consumption on some), gauges with their numbers around;
+//   odometer-analogue    25 speedometers (numbers around the dial) with a drum counter for the total (its
+//                        last drum the tenths on some: the truth leaves them out) and a trip counter with
+//                        red tenths, km or MILES beside on some;
+//   no-text              20 photos without legible text: the fixture car with a blank plate, drawn cars with
+//                        blank plates, parts of the fixture photos without text, clusters without figures;
+//   real                 the 4 fixture photos as they are (none shows a legible plate, VIN or odometer).
+// Every synthetic photo is seen through a projective warp (yaw up to 45°, pitch up to 40° or 55° for
+// windshields, roll up to 10°), blurred, lit (dark, bright, a shadow, a colour cast, glare) and JPEG-coded
+// (quality 60–92), these factors balanced within each group rather than crossed in a full grid; a text
+// too small or too blurred to read at 1024 px is taken closer or sharper. A fifth of each group (the first
+// fifth of its ids in a seeded order) is held out: figures are given for the tuning and held-out parts.
 //
 // Every image goes the service's way: prepareImage() (the 1024 px preview), detectVehicles() on the
 // preview (timed; the analysis thread runs it beside the text analyzer), then readText() twice:
-//   (a) with inputMetaData {}: "read right" when the reading equals the truth (compact(): uppercase
-//       letters and digits only); a reading where there is no such text, or a wrong one, is false;
-//   (b) with the vehicle's plate and VIN as inputMetaData (as an inspection gives them for every photo,
-//       shown or not): "matched" when match === true; any flag is a false alarm, as the data is right.
-// Both are run because neither can be derived from the other: given the expected text, readText
-// reports the candidate equal to it even when another candidate ranks first.
+//   (a) blind, inputMetaData {}: "read right" when the reading equals the truth (plate and VIN through
+//       compact(); odometer: the value, and the unit when both give one); any other reading is wrong,
+//       a reading of a field the image does not show included;
+//   (b) told, the vehicle's licensePlate, vin and odometer as inputMetaData (as an inspection gives them
+//       for every photo, shown or not): "matched" when match === true; any flag is a false alarm, as the
+//       data given is right.
+// A warm-up image (not counted) loads the vehicle model and starts the text reader first.
 //
-// BENCH_READING_SEARCH=whole measures the whole-frame search that text regions replaced. Its rates
-// depend on CPU load: it runs a second, contrast-stretched OCR pass only when the first took under
-// 600 ms (SECOND_PASS_BEFORE_MS in text.ts), so a busy machine skips it and reads less. Compare runs
-// made under the same load; the load average is printed with the figures.
-// A warm-up image (not counted) loads the vehicle model and starts the OCR worker first, so the
-// worker's start does not eat the first measured image's time budget.
-//
-//   npm run bench:reading     (BENCH_READING_LIMIT=N runs the first N samples only, a mix of every
-//                              category; BENCH_READING_KEEP=1 keeps the images and prints where)
+//   npm run bench:reading
+//     BENCH_READING_LIMIT=N        the first N samples only (the groups interleaved: a mix of every group)
+//     BENCH_READING_GROUPS=a,b     only these groups (plate-FR, …, vin-sticker, odometer-digital, real)
+//     BENCH_READING_PART=p         only the tuning or the held-out part
+//     BENCH_READING_IMAGES=dir     render into dir and reuse the images already there (named by a digest
+//                                  of what they show); kept
+//     BENCH_READING_KEEP=1         keep the images of a run without BENCH_READING_IMAGES, and say where
+// Rendering takes about 0.6 s an image on 2 cores (two render threads); reuse them with
+// BENCH_READING_IMAGES when comparing readers. The digest printed last covers every reading of (a) and (b):
+// two runs that print the same one read the same.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { PreparedImage } from '../src/analyzers/analyzer.js';
 import { prepareImage } from '../src/analyzers/prepare.js';
-import { closeTextReader, compact, readText, textAnalyzer, type TextSearch } from '../src/analyzers/text.js';
+import { closeTextReader, compact, readText, textAnalyzer } from '../src/analyzers/text.js';
 import { detectVehicles, vehicleAnalyzer } from '../src/analyzers/vehicle.js';
-import type { TextPart, VehiclesPart } from '../src/domain/result/detection-parts.js';
+import type { TextPart } from '../src/domain/result/detection-parts.js';
 import { median, percentile } from './lib/stats.js';
 import {
-  ANGLES,
-  BLURS,
+  GROUPS,
+  PLATE_GROUPS,
   readingSet,
   renderSet,
-  type Category,
-  type Placement,
+  type Group,
+  type Part,
   type Sample,
 } from './lib/reading-set.js';
 
 const LIMIT = positiveInteger('BENCH_READING_LIMIT');
 const KEEP = process.env.BENCH_READING_KEEP === '1';
-/** 'regions' (the default) or 'whole': the whole-frame search of text.ts before text regions. */
-const SEARCH = searchOf(process.env.BENCH_READING_SEARCH);
-
-function searchOf(value: string | undefined): TextSearch {
-  if (value === undefined || value === '' || value === 'regions') return 'regions';
-  if (value === 'whole') return 'whole';
-  throw new Error(`BENCH_READING_SEARCH must be regions or whole, not '${value}'`);
-}
+const IMAGES = process.env.BENCH_READING_IMAGES || undefined;
+const ONLY_GROUPS = groupsOf(process.env.BENCH_READING_GROUPS);
+const ONLY_PART = partOf(process.env.BENCH_READING_PART);
 
 function positiveInteger(name: string): number | undefined {
   const value = process.env[name];
@@ -61,25 +78,23 @@ function positiveInteger(name: string): number | undefined {
   return Number(value);
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Figures
+function groupsOf(value: string | undefined): Set<Group> | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const names = value.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(GROUPS as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(`BENCH_READING_GROUPS: unknown ${unknown.join(', ')} (groups: ${GROUPS.join(', ')})`);
+  return new Set(names as Group[]);
+}
 
-const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-const rate = (hits: number, total: number) =>
-  `${hits}/${total} (${total === 0 ? '-' : ((hits / total) * 100).toFixed(0)} %)`;
-const ms = (value: number) => (Number.isNaN(value) ? '-' : `${value.toFixed(0)} ms`);
+function partOf(value: string | undefined): Part | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'tuning' || value === 'held-out') return value;
+  throw new Error(`BENCH_READING_PART must be tuning or held-out, not '${value}'`);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // One sample, the service's way
-
-/**
- * Everything the text analyzer could be told about one image. readText takes the inputMetaData today;
- * the vehicles are here so that, should it take them (or more), only callReadText changes.
- */
-interface TextInputs {
-  inputMetaData: Record<string, unknown>;
-  vehicles: VehiclesPart;
-}
 
 interface Timed<T> {
   value: T;
@@ -92,20 +107,18 @@ async function timed<T>(run: () => Promise<T>): Promise<Timed<T>> {
   return { value, ms: performance.now() - started };
 }
 
-/** readText as the analysis service calls it: today's signature, under the analyzer's own time limit. */
-function callReadText(image: PreparedImage, inputs: TextInputs): Promise<TextPart> {
-  const signal = AbortSignal.timeout(textAnalyzer.timeoutMs);
-  return readText(image, { inputMetaData: inputs.inputMetaData, signal }, SEARCH);
+/** readText as the analysis service calls it, under the analyzer's own time limit. */
+function callReadText(image: PreparedImage, inputMetaData: Record<string, unknown>): Promise<TextPart> {
+  return readText(image, { inputMetaData, signal: AbortSignal.timeout(textAnalyzer.timeoutMs) });
 }
 
 interface Outcome {
   sample: Sample;
   prepareMs: number;
-  vehicles: VehiclesPart;
   detectMs: number;
   /** (a): no inputMetaData. */
   blind: Timed<TextPart>;
-  /** (b): the vehicle's plate and VIN as inputMetaData. */
+  /** (b): the vehicle's plate, VIN and odometer as inputMetaData. */
   told: Timed<TextPart>;
 }
 
@@ -113,208 +126,216 @@ async function measure(sample: Sample, file: string): Promise<Outcome> {
   const prepared = await timed(() => prepareImage(file, 'image/jpeg'));
   const image = prepared.value;
   const detected = await timed(() => detectVehicles(image.preview));
-  const vehicles = detected.value;
-  const blind = await timed(() => callReadText(image, { inputMetaData: {}, vehicles }));
-  const told = await timed(() => callReadText(image, { inputMetaData: sample.identity, vehicles }));
-  return { sample, prepareMs: prepared.ms, vehicles, detectMs: detected.ms, blind, told };
+  const blind = await timed(() => callReadText(image, {}));
+  const told = await timed(() => callReadText(image, { ...sample.identity }));
+  return { sample, prepareMs: prepared.ms, detectMs: detected.ms, blind, told };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Scoring
 
-type Field = 'plate' | 'vin';
+type Field = 'plate' | 'vin' | 'odometer';
+const FIELDS: readonly Field[] = ['plate', 'vin', 'odometer'];
 
-const same = (read: string | null, truth: string | null) =>
-  read !== null && truth !== null && compact(read) === compact(truth);
+/** The field a group's photos show (none for the photos without text and the real ones). */
+function fieldOf(group: Group): Field | null {
+  if ((PLATE_GROUPS as readonly string[]).includes(group)) return 'plate';
+  if (group === 'vin-sticker' || group === 'vin-windshield') return 'vin';
+  if (group === 'odometer-digital' || group === 'odometer-analogue') return 'odometer';
+  return null;
+}
+
+/** What a text part read for a field, or null: the odometer part is absent from older readers. */
+function reading(part: TextPart, field: Field): string | null {
+  if (field !== 'odometer') return part[field].read;
+  const value = part.odometer?.read ?? null;
+  return value === null ? null : `${value}${part.odometer?.unit ? ` ${part.odometer.unit}` : ''}`;
+}
+
 /** (a) read the text the image shows. */
-const readRight = (o: Outcome, field: Field) => same(o.blind.value[field].read, o.sample.truth[field]);
-/** (a) reported a text the image does not show (a wrong reading, or one where there is none). */
-const falseReading = (o: Outcome, field: Field) => o.blind.value[field].read !== null && !readRight(o, field);
-/** (b) confirmed the expected text. */
-const matched = (o: Outcome, field: Field) => o.told.value[field].match === true;
-const shows = (o: Outcome, field: Field) => o.sample.truth[field] !== null;
+function readRight(o: Outcome, field: Field): boolean {
+  const part = o.blind.value;
+  const { truth } = o.sample;
+  if (field === 'odometer') {
+    const read = part.odometer?.read ?? null;
+    const unit = part.odometer?.unit ?? null;
+    if (truth.odometer === null || read === null || read !== truth.odometer.value) return false;
+    return unit === null || truth.odometer.unit === null || unit === truth.odometer.unit;
+  }
+  const read = part[field].read;
+  const expected = truth[field];
+  return read !== null && expected !== null && compact(read) === compact(expected);
+}
+
+/** (a) read something for the field that is not what the image shows (or where it shows none). */
+const wrongReading = (o: Outcome, field: Field) =>
+  reading(o.blind.value, field) !== null && !readRight(o, field);
+const wrongReadings = (o: Outcome) => FIELDS.filter((field) => wrongReading(o, field)).length;
+const anyReading = (o: Outcome) => FIELDS.some((field) => reading(o.blind.value, field) !== null);
+/** (b) confirmed the expected value. */
+function matched(o: Outcome, field: Field): boolean {
+  const part = o.told.value;
+  return field === 'odometer' ? part.odometer?.match === true : part[field].match === true;
+}
+
 const count = <T>(items: readonly T[], test: (item: T) => boolean) => items.filter(test).length;
-const rateOf = <T>(items: readonly T[], test: (item: T) => boolean) => rate(count(items, test), items.length);
+const rate = (hits: number, total: number) =>
+  `${hits}/${total} (${total === 0 ? '-' : ((hits / total) * 100).toFixed(0)} %)`;
+const ms = (value: number) => (Number.isNaN(value) ? '-' : `${value.toFixed(0)} ms`);
 
 // ---------------------------------------------------------------------------------------------------
 // Report
 
 const lines: string[] = [];
 const print = (line = '') => lines.push(line);
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const PARTS: readonly Part[] = ['tuning', 'held-out'];
 
-const HEADER =
-  `${''.padEnd(16)}${'n'.padStart(3)}  ${'read right (a)'.padEnd(15)}${'matched (b)'.padEnd(15)}` +
-  `${'false (a)'.padEnd(11)}${'flags (b)'.padEnd(11)}${'vehicle'.padEnd(9)}readText median`;
-
-/** One row: how the samples of one level of a factor fared, on the field they show. */
-function row(label: string, outcomes: Outcome[], field: Field): string {
-  const n = outcomes.length;
-  const right = rateOf(outcomes, (o) => readRight(o, field));
-  const confirmed = rateOf(outcomes, (o) => matched(o, field));
-  const falseCount = count(outcomes, (o) => falseReading(o, 'plate') || falseReading(o, 'vin'));
-  const flags = outcomes.reduce((sum, o) => sum + o.told.value.flags.length, 0);
-  const vehicles = `${count(outcomes, (o) => o.vehicles.present)}/${n}`;
-  const times = outcomes.flatMap((o) => [o.blind.ms, o.told.ms]);
-  return (
-    `  ${label.padEnd(14)}${String(n).padStart(3)}  ${right.padEnd(15)}${confirmed.padEnd(15)}` +
-    `${String(falseCount).padEnd(11)}${String(flags).padEnd(11)}${vehicles.padEnd(9)}${ms(median(times))}`
-  );
-}
-
-/** Rows of `outcomes` grouped by one factor, in the factor's order; levels with no sample are left out. */
-function rowsBy(
-  outcomes: Outcome[],
-  field: Field,
-  levels: readonly number[],
-  of: (p: Placement) => number,
-  label: (level: number) => string,
-) {
-  for (const level of levels) {
-    const group = outcomes.filter((o) => o.sample.placement && of(o.sample.placement) === level);
-    if (group.length > 0) print(row(label(level), group, field));
-  }
-}
-
-const widthLabel = (w: number) => `${Math.round(w * 100)} % wide`;
-const angleLabel = (a: number) => `${a > 0 ? '+' : ''}${a}°`;
-const blurLabel = (b: number) => `sigma ${b}`;
-const levelsOf = (outcomes: Outcome[]) =>
-  [...new Set(outcomes.map((o) => o.sample.placement?.widthFraction ?? 0))].sort((a, b) => a - b);
-
-function printReal(outcomes: Outcome[]) {
-  print('Real photos (none shows a legible plate or VIN: any reading is false)');
+function printTable(outcomes: Outcome[]) {
   print(
-    `  ${'id'.padEnd(28)}${'vehicle'.padEnd(10)}${'plate (a)'.padEnd(14)}${'VIN (a)'.padEnd(20)}flags (b)`,
+    `${'group'.padEnd(19)}${'part'.padEnd(10)}${'n'.padStart(3)}  ${'read right (a)'.padEnd(16)}` +
+      `${'wrong (a)'.padEnd(11)}${'matched (b)'.padEnd(16)}${'flags (b)'.padEnd(11)}readText median`,
   );
-  for (const o of outcomes) {
-    const best = o.vehicles.detections[0];
-    print(
-      `  ${o.sample.id.padEnd(28)}${(best ? `${best.label} ${best.score.toFixed(2)}` : 'none').padEnd(10)}` +
-        `${(o.blind.value.plate.read ?? '-').padEnd(14)}${(o.blind.value.vin.read ?? '-').padEnd(20)}` +
-        `${o.told.value.flags.join(', ') || '-'}`,
+  for (const group of GROUPS) {
+    const field = fieldOf(group);
+    for (const part of PARTS) {
+      const rows = outcomes.filter((o) => o.sample.group === group && o.sample.part === part);
+      if (rows.length === 0) continue;
+      const right = field
+        ? rate(
+            count(rows, (o) => readRight(o, field)),
+            rows.length,
+          )
+        : '-';
+      const confirmed = field
+        ? rate(
+            count(rows, (o) => matched(o, field)),
+            rows.length,
+          )
+        : '-';
+      const wrong = rows.reduce((sum, o) => sum + wrongReadings(o), 0);
+      const flags = rows.reduce((sum, o) => sum + o.told.value.flags.length, 0);
+      const times = rows.flatMap((o) => [o.blind.ms, o.told.ms]);
+      print(
+        `${group.padEnd(19)}${part.padEnd(10)}${String(rows.length).padStart(3)}  ${right.padEnd(16)}` +
+          `${String(wrong).padEnd(11)}${confirmed.padEnd(16)}${String(flags).padEnd(11)}${ms(median(times))}`,
+      );
+    }
+  }
+  print();
+}
+
+function printAcceptance(outcomes: Outcome[], part: Part) {
+  const rows = outcomes.filter((o) => o.sample.part === part);
+  if (rows.length === 0) return;
+  const ofField = (field: Field) => rows.filter((o) => fieldOf(o.sample.group) === field);
+  const share = (field: Field) => {
+    const showing = ofField(field);
+    return rate(
+      count(showing, (o) => readRight(o, field)),
+      showing.length,
     );
-  }
-  print();
-}
-
-function printPlates(outcomes: Outcome[]) {
-  for (const [title, levels, of, label] of [
-    [
-      'Plates by size (plate width / image width)',
-      levelsOf(outcomes),
-      (p: Placement) => p.widthFraction,
-      widthLabel,
-    ],
-    ['Plates by blur (Gaussian sigma, preview pixels)', BLURS, (p: Placement) => p.blur, blurLabel],
-    ['Plates by angle', ANGLES, (p: Placement) => p.angle, angleLabel],
-  ] as const) {
-    print(title);
-    print(HEADER);
-    rowsBy(outcomes, 'plate', levels, of, label);
-    print();
-  }
-}
-
-function printVins(title: string, outcomes: Outcome[]) {
-  print(title);
-  print(HEADER);
-  rowsBy(outcomes, 'vin', levelsOf(outcomes), (p) => p.widthFraction, widthLabel);
-  rowsBy(outcomes, 'vin', ANGLES, (p) => p.angle, angleLabel);
-  rowsBy(outcomes, 'vin', BLURS, (p) => p.blur, blurLabel);
-  print(row('all', outcomes, 'vin'));
-  print();
-}
-
-function printTotals(outcomes: Outcome[]) {
-  const total = (field: Field, test: (o: Outcome, f: Field) => boolean) => {
-    const showing = outcomes.filter((o) => shows(o, field));
-    return rateOf(showing, (o) => test(o, field));
   };
-  const falsePlates = count(outcomes, (o) => falseReading(o, 'plate'));
-  const falseVins = count(outcomes, (o) => falseReading(o, 'vin'));
-  const flags = outcomes.flatMap((o) => o.told.value.flags);
-  const readMs = outcomes.flatMap((o) => [o.blind.ms, o.told.ms]);
-  print('Totals');
-  print(`  plate read rate: ${total('plate', readRight)}   (a) no inputMetaData`);
-  print(`  VIN read rate: ${total('vin', readRight)}   (a)`);
-  print(`  plate matched: ${total('plate', matched)}   (b) plate and VIN given`);
-  print(`  VIN matched: ${total('vin', matched)}   (b)`);
-  print(`  false readings (a): ${falsePlates + falseVins} (plates ${falsePlates}, VINs ${falseVins})`);
+  const withWrong = count(rows, (o) => wrongReadings(o) > 0);
+  const noText = rows.filter((o) => o.sample.group === 'no-text');
+  print(`Acceptance, ${part} part (${rows.length} photos)`);
+  print(`  plates read right:        ${share('plate')}`);
+  print(`  VINs read right:          ${share('vin')}   (sticker and windshield)`);
+  print(`  odometers read right:     ${share('odometer')}   (digital and analogue)`);
   print(
-    `  mismatch flags (b, all false alarms): ${flags.length} ` +
-      `(plate ${count(flags, (f) => f === 'plate_mismatch')}, VIN ${count(flags, (f) => f === 'vin_mismatch')})`,
+    `  photos with a wrong reading: ${rows.length === 0 ? '-' : ((withWrong / rows.length) * 100).toFixed(1)} per 100 ` +
+      `(${withWrong} of ${rows.length})`,
   );
+  print(`  readings on no-text photos: ${count(noText, anyReading)} (of ${noText.length} photos)`);
+  print();
+}
+
+function printTimes(outcomes: Outcome[], loadBefore: number, loadAtStart: number) {
+  const readMs = outcomes.flatMap((o) => [o.blind.ms, o.told.ms]);
   print(
-    `  readText: median ${ms(median(readMs))}, p95 ${ms(percentile(readMs, 95))} (${readMs.length} calls); ` +
-      `vehicle detect: median ${ms(median(outcomes.map((o) => o.detectMs)))}; ` +
+    `readText: p50 ${ms(median(readMs))}, p95 ${ms(percentile(readMs, 95))} (${readMs.length} calls); ` +
+      `detectVehicles: median ${ms(median(outcomes.map((o) => o.detectMs)))}; ` +
       `prepareImage: median ${ms(median(outcomes.map((o) => o.prepareMs)))}`,
   );
+  print(
+    `load average (1 min): ${loadBefore.toFixed(2)} before rendering, ${loadAtStart.toFixed(2)} at the first ` +
+      `photo, ${os.loadavg()[0]!.toFixed(2)} at the end ` +
+      `(${os.cpus().length} cores, ${os.cpus()[0]?.model.trim()}, node ${process.version})`,
+  );
   print();
 }
 
-const CATEGORIES: readonly Category[] = ['real', 'plate', 'vin-close', 'vin-small'];
-
-/** Category, then width, angle and blur: neighbouring lines differ in one setting. */
-function bySetting(a: Outcome, b: Outcome): number {
-  const key = (o: Outcome) => {
-    const p = o.sample.placement;
-    return [CATEGORIES.indexOf(o.sample.category), p?.widthFraction ?? 0, p?.angle ?? 0, p?.blur ?? 0];
-  };
-  const [ka, kb] = [key(a), key(b)];
-  return ka.map((value, i) => value - kb[i]!).find((d) => d !== 0) ?? 0;
+function truthText(sample: Sample): string {
+  const { plate, vin, odometer } = sample.truth;
+  const shown = [
+    plate && `plate ${plate}`,
+    vin && `VIN ${vin}`,
+    odometer && `odometer ${odometer.value}${odometer.unit ? ` ${odometer.unit}` : ''}`,
+  ].filter(Boolean);
+  return shown.length > 0 ? shown.join(', ') : 'nothing';
 }
 
-/** Why a sample counts against the analyzer, or [] when it does not. */
+/** Why a sample counts against the reader, or [] when it does not. */
 function failures(o: Outcome): string[] {
+  const field = fieldOf(o.sample.group);
   const why: string[] = [];
-  for (const field of ['plate', 'vin'] as const) {
-    const name = field === 'plate' ? 'plate' : 'VIN';
-    if (shows(o, field) && !readRight(o, field))
-      why.push(o.blind.value[field].read === null ? `${name} not read` : `${name} misread`);
-    else if (falseReading(o, field)) why.push(`false ${name}`);
-    if (shows(o, field) && !matched(o, field)) why.push(`${name} not matched (b)`);
-  }
+  if (field && reading(o.blind.value, field) === null) why.push(`${field} not read`);
+  for (const f of FIELDS) if (wrongReading(o, f)) why.push(f === field ? `${f} misread` : `wrong ${f}`);
+  if (field && !matched(o, field)) why.push('not matched (b)');
   why.push(...o.told.value.flags.map((flag) => `${flag} (b)`));
   return why;
 }
 
 function printFailures(outcomes: Outcome[]) {
-  const failed = outcomes.filter((o) => failures(o).length > 0).sort(bySetting);
-  print(`Failed samples: ${failed.length} of ${outcomes.length} (truth; read (a); read (b); why)`);
+  const failed = outcomes.filter((o) => failures(o).length > 0);
+  print(`Failures: ${failed.length} of ${outcomes.length} (id [part]: truth | read blind | why | the photo)`);
   for (const o of failed) {
-    const { truth } = o.sample;
-    const shown = truth.plate ?? truth.vin ?? 'nothing';
-    const reads = (part: TextPart) => `${part.plate.read ?? '-'} / ${part.vin.read ?? '-'}`;
+    const read = FIELDS.map((field) => reading(o.blind.value, field))
+      .map((value, i) => (value === null ? null : `${FIELDS[i]} ${value}`))
+      .filter(Boolean);
     print(
-      `  ${o.sample.id.padEnd(24)} ${shown.padEnd(18)} ${reads(o.blind.value).padEnd(30)} ` +
-        `${reads(o.told.value).padEnd(30)} ${failures(o).join(', ')}  [${o.sample.photo}]`,
+      `  ${o.sample.id} [${o.sample.part}]: ${truthText(o.sample)} | ${read.join(', ') || 'nothing'} | ` +
+        `${failures(o).join(', ')} | ${o.sample.about}`,
     );
   }
   print();
 }
 
+/** SHA-256 of every sample's readings, (a) and (b), in the samples' order. */
+function digestOf(outcomes: Outcome[]): string {
+  const readings = outcomes.map((o) => ({ id: o.sample.id, blind: o.blind.value, told: o.told.value }));
+  return createHash('sha256').update(JSON.stringify(readings)).digest('hex');
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The run
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-bench-reading-'));
-const loadAtStart = os.loadavg()[0]!;
+const scratch = IMAGES ?? fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-bench-reading-'));
+/** Before rendering: what else loads the machine (the rendering itself raises the average after). */
+const loadBefore = os.loadavg()[0]!;
 let failedRuns = 0;
 
 try {
-  const samples = readingSet().slice(0, LIMIT);
-  log(`rendering ${samples.length} samples into ${scratch}`);
+  const samples = readingSet()
+    .filter((s) => !ONLY_GROUPS || ONLY_GROUPS.has(s.group))
+    .filter((s) => !ONLY_PART || s.part === ONLY_PART)
+    .slice(0, LIMIT);
+  if (samples.length === 0) throw new Error('no sample left by BENCH_READING_GROUPS and BENCH_READING_PART');
+  log(`${samples.length} samples; images in ${scratch}`);
   const rendered = await timed(() =>
-    renderSet(samples, scratch, (done) => {
-      if (done % 10 === 0) log(`rendered ${done}/${samples.length}`);
+    renderSet(samples, scratch, (done, made) => {
+      if (done % 20 === 0 || done === samples.length)
+        log(`images ${done}/${samples.length} (${made} rendered)`);
     }),
   );
   const files = rendered.value;
-  log(`rendered in ${(rendered.ms / 1000).toFixed(1)} s`);
+  log(`images ready in ${(rendered.ms / 1000).toFixed(1)} s`);
 
-  log(`warm-up (${vehicleAnalyzer.name} model, OCR worker) on ${samples[0]!.id}`);
+  const loadAtStart = os.loadavg()[0]!;
+  log(`warm-up (${vehicleAnalyzer.name} model, text reader) on ${samples[0]!.id}`);
   const warm = await prepareImage(files[0]!, 'image/jpeg');
-  const warmVehicles = await detectVehicles(warm.preview);
-  await callReadText(warm, { inputMetaData: {}, vehicles: warmVehicles });
+  await detectVehicles(warm.preview);
+  await callReadText(warm, {});
 
   const outcomes: Outcome[] = [];
   const started = performance.now();
@@ -334,33 +355,29 @@ try {
   }
   const wallMs = performance.now() - started;
 
-  const inCategory = (category: Category) => outcomes.filter((o) => o.sample.category === category);
   print(
-    `Plate and VIN reading, src/analyzers/text.ts readText (${textAnalyzer.version}, search ${SEARCH}), ${outcomes.length} samples ` +
-      `(${inCategory('real').length} real photos, ${inCategory('plate').length} plates, ` +
-      `${inCategory('vin-close').length} VIN close-ups, ${inCategory('vin-small').length} small VINs) in ` +
-      `${(wallMs / 1000).toFixed(0)} s`,
+    `Plate, VIN and odometer reading: src/analyzers/text.ts readText (${textAnalyzer.version}), ` +
+      `${outcomes.length} photos in ${(wallMs / 1000).toFixed(0)} s (images: ${(rendered.ms / 1000).toFixed(0)} s)`,
   );
   print(
-    `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ` +
-      `load average (1 min) at start ${loadAtStart.toFixed(2)}`,
+    "(a) blind, inputMetaData {}: read right = the group's field read as the truth; wrong = readings, any",
   );
-  print('(a) inputMetaData {}: read right = compact(read) equals the truth; false = a reading not shown');
-  print("(b) the vehicle's plate and VIN given: matched = match true; flags are false alarms");
-  print('vehicle = detectVehicles found one; readText median over (a) and (b)');
+  print('    field, that are not the truth (on a photo without that text too)');
+  print(
+    "(b) told the vehicle's licensePlate, vin and odometer: matched = match true; flags are false alarms",
+  );
   print();
-  printReal(inCategory('real'));
-  printPlates(inCategory('plate'));
-  printVins('VIN close-up (label 30-60 % of the image width)', inCategory('vin-close'));
-  printVins('VIN small, on a vehicle photo (label 10-15 % of the image width)', inCategory('vin-small'));
-  printTotals(outcomes);
+  printTable(outcomes);
+  for (const part of ['held-out', 'tuning'] as const) printAcceptance(outcomes, part);
+  printTimes(outcomes, loadBefore, loadAtStart);
   printFailures(outcomes);
   if (failedRuns > 0) print(`samples that failed with an error: ${failedRuns} (see the [bench] log)`);
-  print(`load average (1 min) at end ${os.loadavg()[0]!.toFixed(2)}`);
+  print(`readings digest (SHA-256 of (a) and (b), in sample order): ${digestOf(outcomes)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
   await closeTextReader();
-  if (KEEP) log(`images kept in ${scratch}`);
+  if (IMAGES) log(`images in ${scratch}`);
+  else if (KEEP) log(`images kept in ${scratch}`);
   else fs.rmSync(scratch, { recursive: true, force: true });
 }
 if (failedRuns > 0) process.exitCode = 1;
