@@ -22,6 +22,7 @@ describe('odometer', () => {
     ['45218km', 45218, 'km'],
     ['TOTAL 1,234 MILES', 1234, 'mi'],
     ['0D0 45218', 45218, null],
+    ['obo 129 110 km', 129110, 'km'],
     ['ODO 86', 86, null],
   ] as const)('reads %s', (text, value, unit) => {
     expect(matchOdometer([line(text)])).toMatchObject({ value, unit });

@@ -19,8 +19,8 @@ const NOT_ODOMETER =
   /TRIP|TRP|RANGE|AVG|AVERAGE|KM\/H|MPH|L\/100|MPG|°|\d:\d\d(?!\d)|\bTEMP|FUEL|RPM|\bECO\b/;
 /** A trip meter's own label: A or B alone before the number. */
 const TRIP_LABEL = /(^|\s)[AB]\s*\d/;
-/** The words that may stand beside the odometer's figure: its label (ODO, read 0D0 at times) or TOTAL. */
-const LABEL = /(?<![A-Z0-9])([O0][D0][O0]|TOTAL)(?![A-Z0-9])/;
+/** The words that may stand beside the odometer's figure: its label (ODO, read 0D0 or OBO at times) or TOTAL. */
+const LABEL = /(?<![A-Z0-9])([O0][DB0][O0]|TOTAL)(?![A-Z0-9])/;
 /** The units, and how OCR misreads them on displays (KN for KM, MILS for MILES). */
 const UNIT = /(?<![A-Z])(KM|KN|MI|MILES|MILS)(?![A-Z])/;
 /** A line that is only a unit (the display's unit in a box of its own). */
@@ -30,7 +30,7 @@ const UNIT_ONLY = /^\s*(KM|KN|MI|MILES|MILS)\s*$/;
  * within TENTHS_AGREEMENT, is the tenths drum (white on red, black on white): left out of the value.
  */
 const TENTHS_CONTRAST = 45;
-const TENTHS_AGREEMENT = 30;
+const TENTHS_AGREEMENT = 45;
 
 const MIN_DIGIT_CONFIDENCE = 0.7;
 
