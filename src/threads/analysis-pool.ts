@@ -26,12 +26,24 @@ export function createAnalysisPool(settings: ThreadSettings, opts: { threads?: n
     // Models (tfjs, OCR) are large: a thread's heap needs room.
     resourceLimits: { maxOldGenerationSizeMb: 2048 },
   });
-  const run = <T>(task: ThreadTask, signal?: AbortSignal) =>
-    pool.run(task, signal ? { signal } : {}) as Promise<T>;
+  // An abort stops the wait, not the thread: piscina would terminate a thread that is inside a native
+  // model run (onnxruntime), and that aborts the whole process. The task's work is bounded; its result
+  // is dropped.
+  const run = <T>(task: ThreadTask, signal?: AbortSignal): Promise<T> => {
+    signal?.throwIfAborted();
+    const running = pool.run(task) as Promise<T>;
+    if (!signal) return running;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
+      running.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  };
   return {
     analyseMedia: (task: MediaTask, signal?: AbortSignal) =>
       run<MediaAnalysis>({ type: 'media', task }, signal),
     comparePair: (a, b, signal) => run<unknown>({ type: 'pair', a, b }, signal),
-    close: () => pool.destroy(),
+    // Gracefully: the threads finish the tasks they run (destroy() would terminate them mid-model).
+    close: () => pool.close(),
   };
 }
