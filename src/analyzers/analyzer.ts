@@ -35,7 +35,7 @@ export interface ImageAnalyzer<S extends TSchema = TSchema> {
   schema: S;
   timeoutMs: number;
   /**
-   * Its heavy work runs on a thread of its own (OCR's worker), not on the analysis thread: it starts
+   * Its heavy work runs off the analysis thread (the OCR models on onnxruntime's own thread): it starts
    * first and runs beside the others, so a photo's analyzers take the longest one's time, not the sum.
    */
   ownThread?: boolean;

@@ -79,7 +79,8 @@ function endsInTenths(figure: Figure, inks: readonly Ink[] | undefined): boolean
   const cells = figure.positions.map((i) => inks[i]).filter((ink): ink is Ink => ink !== undefined);
   if (cells.length !== figure.positions.length) return false;
   const others = cells.slice(0, -1);
-  const typical: Ink = [0, 1, 2].map((c) => median(others.map((ink) => ink[c]!))) as unknown as Ink;
+  const channel = (c: 0 | 1 | 2) => median(others.map((ink) => ink[c]));
+  const typical: Ink = [channel(0), channel(1), channel(2)];
   return (
     distance(cells.at(-1)!, typical) > TENTHS_CONTRAST &&
     others.every((ink) => distance(ink, typical) < TENTHS_AGREEMENT)

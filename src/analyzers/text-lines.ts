@@ -53,9 +53,9 @@ function inkAt(crop: RgbImage, x: number): Ink {
 }
 
 /** The long side the detector sees: plates 8 % of a photo's width are still ~50 px wide there. */
-export const DETECT_MAX_SIDE = 640;
+const DETECT_MAX_SIDE = 640;
 /** At most this many boxes are read, the likeliest first: enough for a plate, a VIN label and a dashboard. */
-export const MAX_LINES = 16;
+const MAX_LINES = 16;
 /** Boxes lower than this (preview pixels) hold characters too small to read. */
 const MIN_LINE_HEIGHT = 6;
 /** Text lines are wider than high; a box taller than this ratio is a blob, not a line. */

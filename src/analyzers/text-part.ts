@@ -15,14 +15,14 @@ import { matchVin, normaliseVin } from './vin.js';
 import { DOUBTFUL_BELOW } from './look-alikes.js';
 
 /** Readings less sure than this are not reported (the recogniser's mean character confidence). */
-export const MIN_PLATE_CONFIDENCE = 0.6;
-export const MIN_VIN_CONFIDENCE = 0.6;
-export const MIN_ODOMETER_CONFIDENCE = 0.6;
+const MIN_PLATE_CONFIDENCE = 0.6;
+const MIN_VIN_CONFIDENCE = 0.6;
+const MIN_ODOMETER_CONFIDENCE = 0.6;
 /**
  * A plate's or VIN's character read less surely than this is a guess: the reading is dropped unless a
  * look-alike change accounts for it.
  */
-export const MIN_CHAR_CONFIDENCE = 0.7;
+const MIN_CHAR_CONFIDENCE = 0.7;
 /** Each look-alike changed to fit a format or a check digit costs a reading this share of its confidence. */
 const CORRECTION_COST = 0.15;
 
@@ -156,9 +156,9 @@ interface Scored {
   checkDigitValid?: boolean;
 }
 
-function plateCandidates(lines: readonly ReadLine[]): Scored[] {
+function plateCandidates(candidates: readonly Candidate[]): Scored[] {
   const found: Scored[] = [];
-  for (const candidate of rows(lines, 3))
+  for (const candidate of candidates)
     for (const window of plateWindows(candidate)) {
       const match = matchPlate(window.text, undefined, window.chars);
       if (!match) continue;
@@ -194,9 +194,9 @@ function vinEdges(candidate: Candidate): Set<number> {
 /** OCR reads a VIN's 0 and 1 as O, Q and I now and then; more of them mean words, not a VIN. */
 const MAX_IOQ = 2;
 
-function vinCandidates(lines: readonly ReadLine[]): Scored[] {
+function vinCandidates(candidates: readonly Candidate[]): Scored[] {
   const found: Scored[] = [];
-  for (const candidate of rows(lines, 3)) {
+  for (const candidate of candidates) {
     const read = candidate.text.toUpperCase().replace(/[^A-Z0-9]/g, '');
     const chars = normaliseVin(candidate.text);
     const confidences = alphanumericChars(candidate);
@@ -287,12 +287,13 @@ function odometerReading(lines: readonly ReadLine[], expectedValue: unknown): Od
 export function textPartFrom(lines: readonly ReadLine[], inputMetaData: Record<string, unknown>): TextPart {
   const expectedPlate = expectedText(inputMetaData.licensePlate, normalisePlate);
   const expectedVin = expectedText(inputMetaData.vin, normaliseVin);
-  const platePick = pick(plateCandidates(lines), expectedPlate);
+  const candidates = rows(lines, 3);
+  const platePick = pick(plateCandidates(candidates), expectedPlate);
   const plate: PlateReading = {
     ...reading(platePick, expectedPlate),
     ...(platePick && { country: platePick.country ?? null, box: roundedBox(platePick.box) }),
   };
-  const vinPick = pick(vinCandidates(lines), expectedVin);
+  const vinPick = pick(vinCandidates(candidates), expectedVin);
   const vin: VinReading = {
     ...reading(vinPick, expectedVin),
     check_digit_valid: vinPick ? (vinPick.checkDigitValid ?? null) : null,

@@ -25,7 +25,7 @@ export const textAnalyzer: ImageAnalyzer<typeof TextPart> = {
   analyse: readText,
 };
 
-export { compact, normalisePlate, sameReading } from './text-part.js';
-export { vinCheckDigit } from './vin.js';
+// The form the reading bench compares readings in.
+export { compact } from './text-part.js';
 // The models' release (graceful shutdown, tests) is the text reader's.
 export { closeOcr as closeTextReader } from './ocr/index.js';
