@@ -16,6 +16,7 @@ import {
   blankCluster,
   digitalCluster,
   withSeparator,
+  type Cluster,
   type DigitalOdometer,
 } from './cluster-render.js';
 import {
@@ -506,6 +507,28 @@ function dashboardView(kind: ViewKind, roll: number, rng: Rng): View {
   return { ...view, pitch: Math.max(view.pitch, between(rng, 4, 12)) };
 }
 
+/**
+ * A cluster photographed from the driver's seat: `size` the range of its width in the frame, `centre`
+ * the range of where its centre falls (both ways), taken closer where its text would not be legible.
+ */
+function clusterShot(
+  level: Levels,
+  cluster: Cluster,
+  rng: Rng,
+  size: readonly [number, number],
+  centre: readonly [number, number],
+): { scene: Omit<Scene, 'shot'>; shot: Shot } {
+  const scene = { layers: [drawingLayer(cluster.drawing, true)], focus: cluster.drawing.focus };
+  const framed = shotOf(
+    level,
+    between(rng, ...size),
+    { x: between(rng, ...centre), y: between(rng, ...centre) },
+    rng,
+  );
+  const seated = { ...framed, view: dashboardView(level.view, framed.view.roll, rng) };
+  return { scene, shot: legible(scene, seated, cluster.glyphs, cluster.textAt) };
+}
+
 /** The odometer's line as the display shows it (seven segments have no separator). */
 function shownText(odometer: DigitalOdometer): string {
   const value =
@@ -534,16 +557,8 @@ function digitalSamples(): Omit<Sample, 'part'>[] {
       style: styles[i]!,
     };
     const cluster = digitalCluster(odometer, rng);
-    const scene = { layers: [drawingLayer(cluster.drawing, true)], focus: cluster.drawing.focus };
-    let shot = shotOf(
-      level,
-      between(rng, 0.78, 1.02),
-      { x: between(rng, 0.45, 0.55), y: between(rng, 0.45, 0.55) },
-      rng,
-    );
-    shot = { ...shot, view: dashboardView(level.view, shot.view.roll, rng) };
     // The odometer's row is in the display's lower half or its top: judged at the display's centre.
-    shot = legible(scene, shot, cluster.glyphs, cluster.textAt);
+    const { scene, shot } = clusterShot(level, cluster, rng, [0.78, 1.02], [0.45, 0.55]);
     const shown = odometer.unitLabel === null ? null : unit;
     return {
       id,
@@ -579,15 +594,7 @@ function analogueSamples(): Omit<Sample, 'part'>[] {
       trip: pickOne(rng, ['beside', 'below'] as const),
     };
     const cluster = analogueCluster(odometer, rng);
-    const scene = { layers: [drawingLayer(cluster.drawing, true)], focus: cluster.drawing.focus };
-    let shot = shotOf(
-      level,
-      between(rng, 0.5, 0.8),
-      { x: between(rng, 0.42, 0.58), y: between(rng, 0.42, 0.58) },
-      rng,
-    );
-    shot = { ...shot, view: dashboardView(level.view, shot.view.roll, rng) };
-    shot = legible(scene, shot, cluster.glyphs, cluster.textAt);
+    const { scene, shot } = clusterShot(level, cluster, rng, [0.5, 0.8], [0.42, 0.58]);
     return {
       id,
       group,
