@@ -52,6 +52,20 @@ function inkAt(crop: RgbImage, x: number): Ink {
   return [median(histograms[0]!), median(histograms[1]!), median(histograms[2]!)];
 }
 
+/** The marks read between letters and digits: separators, a unit's slash, a clock's colon, degrees. */
+const MARKS = new Set([' ', '-', '.', ',', ':', '/', "'", '’', '°', '(', ')']);
+
+/**
+ * What a character of the recogniser's dictionary is read as: capitals (a small letter's probability
+ * joins its capital's, as plates, VINs and units are compared regardless of case), digits and MARKS;
+ * the rest (other scripts, symbols) is left out, so that it never stands for a character of a plate.
+ */
+function readAs(char: string): string | undefined {
+  const upper = char.toUpperCase();
+  if (/^[A-Z0-9]$/.test(upper)) return upper;
+  return MARKS.has(char) ? char : undefined;
+}
+
 /** The long side the detector sees: plates 8 % of a photo's width are still ~50 px wide there. */
 const DETECT_MAX_SIDE = 640;
 /** At most this many boxes are read, the likeliest first: enough for a plate, a VIN label and a dashboard. */
@@ -88,7 +102,7 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
   signal?.throwIfAborted();
   const chosen = linesToRead(found, preview);
   const crops = chosen.map((line) => cropLine(preview, line.quad));
-  const read = await recogniseLines(crops, signal);
+  const read = await recogniseLines(crops, { signal, fold: readAs });
   return chosen
     .map((line, i) => ({
       text: read[i]!.text,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCtc } from './ctc.js';
+import { decodeCtc, foldClasses } from './ctc.js';
 import { convexHull, mapPoint, minAreaRect, rectCorners, squareToQuad, topEdgeAngle } from './geometry.js';
 import { dictionaryCharacters } from './models.js';
 import type { Point, Quad } from './types.js';
@@ -15,6 +15,17 @@ describe('decodeCtc', () => {
     expect(line.text).toBe('AAB');
     expect(line.chars.map((c) => c.confidence)).toEqual([0.9, 0.9, 0.9].map(Math.fround));
     expect(line.chars.map((c) => c.x)).toEqual([0.5 / 6, 3.5 / 6, 4.5 / 6]);
+  });
+
+  it('pools the classes a folding joins and leaves out those it drops', () => {
+    const dictionary = ['', 'A', 'a', '字', ' '];
+    // Step 1: 'a' 0.4 + 'A' 0.3 beat the blank's 0.2; step 2: '字' 0.6 is left out, the blank's 0.3 wins.
+    const probabilities = Float32Array.from([0.1, 0.3, 0.4, 0.1, 0.1, 0.3, 0.05, 0.05, 0.6, 0]);
+    const folding = foldClasses(dictionary, (char) => (char === '字' ? undefined : char.toUpperCase()));
+    const line = decodeCtc(probabilities, 2, 5, dictionary, { folding });
+    expect(line.text).toBe('A');
+    expect(line.chars[0]!.confidence).toBeCloseTo(0.7, 6);
+    expect(decodeCtc(probabilities, 2, 5, dictionary).text).toBe('a字');
   });
 
   it('drops spaces at either end, keeps those inside, and reads nothing as confidence 0', () => {

@@ -2,7 +2,7 @@
 // PaddleOCR's rec does ((x / 255 − 0.5) / 0.5), padded with grey (0 once normalised) to a multiple of
 // 8 pixels wide, run alone and decoded greedily (./ctc.ts).
 import { Tensor } from 'onnxruntime-node';
-import { decodeCtc } from './ctc.js';
+import { decodeCtc, foldClasses, type Folding } from './ctc.js';
 import { getRecogniser } from './models.js';
 import { assertRgb, scaled } from './sampling.js';
 import type { RecognisedLine, RgbImage } from './types.js';
@@ -45,6 +45,24 @@ export function recogniserInput(line: RgbImage): {
   return { planes, width, contentWidth };
 }
 
+export interface RecogniseOptions {
+  /** Stops the work between lines. */
+  signal?: AbortSignal;
+  /**
+   * The characters the reader wants: each dictionary character mapped to the one it is read as, or
+   * undefined to leave it out (./ctc.ts foldClasses). A folding is built once per function.
+   */
+  fold?: (char: string) => string | undefined;
+}
+
+const foldings = new WeakMap<(char: string) => string | undefined, Folding>();
+
+function foldingFor(characters: readonly string[], fold: (char: string) => string | undefined): Folding {
+  let folding = foldings.get(fold);
+  if (!folding) foldings.set(fold, (folding = foldClasses(characters, fold)));
+  return folding;
+}
+
 /**
  * The text of each line (crops from ./crop.ts, or any upright line image). Lines run one at a time:
  * padded into a batch, a line's result would depend on its neighbours' widths. `signal` stops the work
@@ -52,11 +70,13 @@ export function recogniserInput(line: RgbImage): {
  */
 export async function recogniseLines(
   lines: readonly RgbImage[],
-  signal?: AbortSignal,
+  options: RecogniseOptions = {},
 ): Promise<RecognisedLine[]> {
+  const { signal, fold } = options;
   lines.forEach((line, i) => assertRgb(line, `recogniseLines: line ${i}`));
   if (lines.length === 0) return [];
   const { session, characters } = await getRecogniser();
+  const folding = fold && foldingFor(characters, fold);
   const results: RecognisedLine[] = [];
   for (const line of lines) {
     signal?.throwIfAborted();
@@ -72,7 +92,7 @@ export async function recogniseLines(
       }
       // Step t reads input columns [8t, 8t + 8); the line's own pixels are the first contentWidth.
       const stepX = (t: number) => Math.min(1, (t * WIDTH_STEP + WIDTH_STEP / 2) / contentWidth);
-      results.push(decodeCtc(output.data, steps, classes, characters, stepX));
+      results.push(decodeCtc(output.data, steps, classes, characters, { stepX, folding }));
     } finally {
       for (const tensor of Object.values(outputs)) tensor.dispose();
     }
