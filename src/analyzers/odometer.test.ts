@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchOdometer, odometerMatches } from './odometer.js';
+import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odometer.js';
 import type { ReadLine } from './text-lines.js';
 
 const line = (text: string, height = 0.05, confidence = 0.9): ReadLine => ({
@@ -62,6 +62,43 @@ describe('odometer', () => {
     });
     expect(matchOdometer([drums(red)])).toMatchObject({ value: 45218 });
     expect(matchOdometer([drums(black)])).toMatchObject({ value: 452183 });
+  });
+
+  it("counts the tenths drum among a counter's 5 digits, and does not mind its doubtful reading", () => {
+    const black = [30, 30, 30] as const;
+    const red = [180, 40, 40] as const;
+    // 0227 and a red tenths drum: a counter, although only 4 digits are the total.
+    const counter = { ...line('02274'), inks: [black, black, black, black, red] };
+    expect(matchOdometer([counter])).toMatchObject({ value: 227 });
+    const doubtfulTenths = { ...counter, chars: [0.99, 0.99, 0.99, 0.99, 0.4] };
+    expect(matchOdometer([doubtfulTenths])).toMatchObject({ value: 227 });
+    const doubtfulDrum = { ...counter, chars: [0.99, 0.99, 0.4, 0.99, 0.99] };
+    expect(matchOdometer([doubtfulDrum])).toBeUndefined();
+  });
+
+  it("reads a label run into the figure, never a counter's own zeros as one", () => {
+    expect(matchOdometer([line('OBO335 686')])).toMatchObject({ value: 335686 });
+    expect(matchOdometer([line('ODO12345 km')])).toMatchObject({ value: 12345, unit: 'km' });
+    expect(matchOdometer([line('000832')])).toMatchObject({ value: 832, unit: null });
+  });
+
+  it('reads nothing rather than a lesser figure when the likeliest one is in doubt', () => {
+    const total = { ...line('047538 MILS', 0.08), chars: [0.99, 0.99, 0.99, 0.99, 0.99, 0.5, 1, 1, 1, 1, 1] };
+    const trip = line('08338', 0.05);
+    expect(matchOdometer([trip])).toMatchObject({ value: 8338 });
+    expect(matchOdometer([total, trip])).toBeUndefined();
+    // A taller figure without leading zeros may be the total: no reading, not the trip's.
+    expect(matchOdometer([line('86877', 0.08), line('05829', 0.06)])).toBeUndefined();
+    // A speedometer's numbers read together are no such rival.
+    expect(matchOdometer([line('120140', 0.08), line('006335', 0.06)])).toMatchObject({ value: 6335 });
+    expect(matchOdometer([line('100120140', 0.08), line('006335', 0.06)])).toMatchObject({ value: 6335 });
+  });
+
+  it('tells an instrument cluster by its marks, or one mark beside an odometer read', () => {
+    expect(showsInstrumentCluster([line('14:58'), line('88 km/h')], false)).toBe(true);
+    expect(showsInstrumentCluster([line('14:58'), line('A8999')], true)).toBe(true);
+    expect(showsInstrumentCluster([line('14:58'), line('A8999')], false)).toBe(false);
+    expect(showsInstrumentCluster([line('AB-123-CD'), line('PARKING')], false)).toBe(false);
   });
 
   it('takes the unit from a box of its own beside or under the figure', () => {

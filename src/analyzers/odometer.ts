@@ -17,10 +17,25 @@ export interface OdometerMatch {
 /** Lines of something else than the total distance. */
 const NOT_ODOMETER =
   /TRIP|TRP|RANGE|AVG|AVERAGE|KM\/H|MPH|L\/100|MPG|°|\d:\d\d(?!\d)|\bTEMP|FUEL|RPM|\bECO\b/;
+/** What an instrument cluster shows around its figures: speed and engine units, a clock, trips, temperatures. */
+const CLUSTER_MARK = /KM\/H|MPH|R\/MIN|RPM|X1000|TRIP|RANGE|MPG|L\/100|°|\d:\d\d(?!\d)/;
+
+/**
+ * Whether the lines are an instrument cluster's: two of its marks on different lines, or one beside an
+ * odometer read. A plate is never read there (a trip meter `A 899.9` read without its point looks like one).
+ */
+export function showsInstrumentCluster(lines: readonly ReadLine[], odometerRead: boolean): boolean {
+  const marks = lines.filter((line) => CLUSTER_MARK.test(line.text.toUpperCase())).length;
+  return marks + (odometerRead ? 1 : 0) >= 2;
+}
+
 /** A trip meter's own label: A or B alone before the number. */
 const TRIP_LABEL = /(^|\s)[AB]\s*\d/;
-/** The words that may stand beside the odometer's figure: its label (ODO, read 0D0 or OBO at times) or TOTAL. */
-const LABEL = /(?<![A-Z0-9])([O0][DB0][O0]|TOTAL)(?![A-Z0-9])/;
+/**
+ * The words that may stand beside the odometer's figure: its label (ODO, read 0D0 or OBO at times) or
+ * TOTAL, apart from the figure or run into it (`ODO12345`, but never `000` of a counter's own zeros).
+ */
+const LABEL = /(?<![A-Z0-9])((?=[0-9]{0,2}[ODB])[O0][DB0][O0]|TOTAL)(?![A-Z])/;
 /** The units, and how OCR misreads them on displays (KN for KM, MILS for MILES). */
 const UNIT = /(?<![A-Z])(KM|KN|MI|MILES|MILS)(?![A-Z])/;
 /** A line that is only a unit (the display's unit in a box of its own). */
@@ -111,35 +126,70 @@ function unitBeside(line: ReadLine, lines: readonly ReadLine[]): 'km' | 'mi' | n
 
 /**
  * The odometer among the lines, or undefined. A figure with a unit or a label has 2 to 7 digits; one
- * without either must look like a counter: 5 or more digits shown, leading zeros among them (a plate's,
- * a phone's or a price's number seldom starts with 0). Likelier: a unit or a label, more digits, a
- * taller line (the odometer is the main figure of its display), then the reader's confidence.
+ * without either must look like a counter: 5 or more digits (a tenths drum included), leading zeros
+ * among them (a plate's, a phone's or a price's number seldom starts with 0). The likeliest such figure
+ * is the reading, unless it was read unsurely or a taller figure without leading zeros may be the total.
  */
 export function matchOdometer(lines: readonly ReadLine[]): OdometerMatch | undefined {
-  let best: (OdometerMatch & { score: number }) | undefined;
-  for (const line of lines) {
-    const raw = line.text.toUpperCase();
-    if (NOT_ODOMETER.test(raw) || TRIP_LABEL.test(asDigits(raw))) continue;
-    const label = LABEL.test(raw);
-    const unitWord = UNIT.exec(blank(raw, LABEL));
-    const unit = unitWord ? unitOf(unitWord[1]!) : unitBeside(line, lines);
-    const figure = loneNumber(asDigits(blank(blank(raw, LABEL), UNIT)), unit !== null || label);
-    if (!figure) continue;
-    // A digit read this unsurely (a segment display's 8 and 0, 1 and 7) makes the figure a guess.
-    if (figure.positions.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE)) continue;
-    const shown = endsInTenths(figure, line.inks) ? figure.digits.slice(0, -1) : figure.digits;
-    const vouched = unit !== null || label;
-    if (vouched ? shown.length < 2 : shown.length < 5 || !shown.startsWith('0')) continue;
-    const digits = shown.replace(/^0+(?=\d)/, '');
-    if (digits.length > 7) continue;
-    const score =
-      (unit ? 2 : 0) + (label ? 2 : 0) + shown.length * 0.3 + line.box.height * 10 + line.confidence;
-    if (best && best.score >= score) continue;
-    best = { value: Number(digits), unit, confidence: line.confidence, box: line.box, score };
-  }
-  if (!best) return undefined;
-  const { score: _score, ...match } = best;
-  return match;
+  const figures = lines.flatMap((line) => figureOf(line, lines) ?? []);
+  const counters = figures.filter((figure) => figure.counter);
+  const best = counters.reduce<Candidate | undefined>((a, b) => (a && a.score >= b.score ? a : b), undefined);
+  // The likeliest counter read unsurely gives no reading rather than a lesser figure (a trip counter);
+  // so does a taller figure that may be the total, only without the leading zeros that tell a counter.
+  if (!best || best.doubtful) return undefined;
+  if (figures.some((figure) => figure.rival && figure.match.box.height > best.match.box.height))
+    return undefined;
+  return best.match;
+}
+
+interface Candidate {
+  match: OdometerMatch;
+  /** Likelier: a unit or a label, more digits, a taller line, then the reader's confidence. */
+  score: number;
+  /** Vouched for by a unit or a label, or showing leading zeros. */
+  counter: boolean;
+  /** A digit read under MIN_DIGIT_CONFIDENCE. */
+  doubtful: boolean;
+  /** Not a counter, but maybe the total all the same (not a speedometer's numbers read together). */
+  rival: boolean;
+}
+
+/** A speedometer's numbers read as one (`120140`, `100120140`): rising tens of 2 or 3 digits each. */
+function isScale(digits: string): boolean {
+  return [2, 3].some((size) => {
+    if (digits.length % size !== 0 || digits.length === size) return false;
+    const numbers = digits.match(new RegExp(`\\d{${size}}`, 'g'))!.map(Number);
+    return numbers.every((n, i) => n % 10 === 0 && (i === 0 || n > numbers[i - 1]!));
+  });
+}
+
+/** The line's figure when it may be the odometer: with a unit or a label, or 5 digits or more. */
+function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undefined {
+  const raw = line.text.toUpperCase();
+  if (NOT_ODOMETER.test(raw) || TRIP_LABEL.test(asDigits(raw))) return undefined;
+  const label = LABEL.test(raw);
+  const unitWord = UNIT.exec(blank(raw, LABEL));
+  const unit = unitWord ? unitOf(unitWord[1]!) : unitBeside(line, lines);
+  const vouched = unit !== null || label;
+  const figure = loneNumber(asDigits(blank(blank(raw, LABEL), UNIT)), vouched);
+  if (!figure) return undefined;
+  const tenths = endsInTenths(figure, line.inks);
+  const shown = tenths ? figure.digits.slice(0, -1) : figure.digits;
+  if (vouched ? shown.length < 2 : figure.digits.length < 5) return undefined;
+  const digits = shown.replace(/^0+(?=\d)/, '');
+  if (digits.length > 7) return undefined;
+  // A digit read this unsurely (a segment display's 8 and 0, 1 and 7) makes the figure a guess; the
+  // tenths drum's does not, as it is left out.
+  const counted = tenths ? figure.positions.slice(0, -1) : figure.positions;
+  // A counter shows its leading zeros; a long figure without them (a plate's, a phone's) may not be one.
+  const counter = vouched || shown.startsWith('0');
+  return {
+    match: { value: Number(digits), unit, confidence: line.confidence, box: line.box },
+    score: (unit ? 2 : 0) + (label ? 2 : 0) + shown.length * 0.3 + line.box.height * 10 + line.confidence,
+    counter,
+    doubtful: counted.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE),
+    rival: !counter && !isScale(figure.digits),
+  };
 }
 
 /** A reading within the tolerance of the expected value: 500, or 2 % of it when that is more. */

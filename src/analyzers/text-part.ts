@@ -8,7 +8,7 @@ import type {
   TextPart,
   VinReading,
 } from '../domain/result/detection-parts.js';
-import { matchOdometer, odometerMatches } from './odometer.js';
+import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odometer.js';
 import { matchPlate } from './plates.js';
 import type { ReadLine } from './text-lines.js';
 import { matchVin, normaliseVin } from './vin.js';
@@ -288,7 +288,9 @@ export function textPartFrom(lines: readonly ReadLine[], inputMetaData: Record<s
   const expectedPlate = expectedText(inputMetaData.licensePlate, normalisePlate);
   const expectedVin = expectedText(inputMetaData.vin, normaliseVin);
   const candidates = rows(lines, 3);
-  const platePick = pick(plateCandidates(candidates), expectedPlate);
+  const odometer = odometerReading(lines, inputMetaData.odometer);
+  const cluster = showsInstrumentCluster(lines, odometer.read !== null);
+  const platePick = cluster ? undefined : pick(plateCandidates(candidates), expectedPlate);
   const plate: PlateReading = {
     ...reading(platePick, expectedPlate),
     ...(platePick && { country: platePick.country ?? null, box: roundedBox(platePick.box) }),
@@ -299,7 +301,6 @@ export function textPartFrom(lines: readonly ReadLine[], inputMetaData: Record<s
     check_digit_valid: vinPick ? (vinPick.checkDigitValid ?? null) : null,
     ...(vinPick && { box: roundedBox(vinPick.box) }),
   };
-  const odometer = odometerReading(lines, inputMetaData.odometer);
   const flags: TextFlag[] = [];
   if (plate.match === false) flags.push('plate_mismatch');
   if (vin.match === false) flags.push('vin_mismatch');
