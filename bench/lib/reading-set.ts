@@ -132,10 +132,10 @@ function viewOf(kind: ViewKind, roll: number, rng: Rng): View {
   }
 }
 
-const LIGHTS = ['plain', 'dark', 'bright', 'shadow', 'cast'] as const;
-type LightKind = (typeof LIGHTS)[number] | 'glare';
+export const LIGHTS = ['plain', 'dark', 'bright', 'shadow', 'cast'] as const;
+export type LightKind = (typeof LIGHTS)[number] | 'glare';
 
-function lightOf(kind: LightKind, rng: Rng): Light {
+export function lightOf(kind: LightKind, rng: Rng): Light {
   const none = [1, 1, 1] as const;
   switch (kind) {
     case 'plain':
@@ -268,7 +268,7 @@ function aboutShot(shot: Shot, light: LightKind, what: string): string {
 }
 
 const box = (drawing: Drawing): Box => ({ x: 0, y: 0, width: drawing.width, height: drawing.height });
-const drawingLayer = (drawing: Drawing, extend: boolean): Layer => ({
+export const drawingLayer = (drawing: Drawing, extend: boolean): Layer => ({
   box: box(drawing),
   extend,
   svg: drawing.body,
@@ -277,7 +277,7 @@ const drawingLayer = (drawing: Drawing, extend: boolean): Layer => ({
 });
 const centreOf = (b: Box) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
 /** The road under a drawn car, on the ground. */
-function roadLayer(car: Drawing, rng: Rng): Layer {
+export function roadLayer(car: Drawing, rng: Rng): Layer {
   const road = roadUnder(car, rng);
   return { ...drawingLayer(road.drawing, false), box: road.box, ground: road.ground };
 }
@@ -313,7 +313,7 @@ const MOTION = {
   height: 482,
   plate: { x: 0.491, y: 0.537, width: 0.22 },
 };
-const STREETS: readonly Backdrop[] = [
+export const STREETS: readonly Backdrop[] = [
   // All of it: its parking sign as text that is no plate.
   { photo: 'scenetext01.jpg', flip: false },
   { photo: 'scenetext01.jpg', crop: { x: 0.56, y: 0.3, width: 0.44, height: 0.6 }, flip: false },
@@ -783,7 +783,7 @@ export function readingSet(): Sample[] {
 // Rendering
 
 /** The file name of a sample's image: its id and a digest of what it is made of. */
-export function imageName(sample: Sample): string {
+export function imageName(sample: Pick<Sample, 'id' | 'source'>): string {
   const digest = createHash('sha256')
     .update(JSON.stringify({ version: RENDER_VERSION, source: sample.source }))
     .digest('hex')
@@ -797,7 +797,7 @@ export function imageName(sample: Sample): string {
  * time; the images are written as JPEG whatever their temporary name.
  */
 export async function renderSet(
-  samples: readonly Sample[],
+  samples: readonly Pick<Sample, 'id' | 'source'>[],
   dir: string,
   onProgress: (done: number, rendered: number) => void = () => undefined,
 ): Promise<string[]> {

@@ -1,0 +1,81 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { PHOTOS } from '../../../test/helpers/media.js';
+import type { RgbImage } from '../ocr/types.js';
+import { comparePhotos } from './compare.js';
+
+const WIDTH = 800;
+const HEIGHT = 600;
+
+/** A fixture photo as raw RGB, `WIDTH` × `HEIGHT`, turned by `degrees` and zoomed by `zoom` about its centre. */
+async function view(name: string, degrees = 0, zoom = 1): Promise<RgbImage> {
+  const turned = await sharp(`${PHOTOS}/${name}`)
+    .resize(Math.round(WIDTH * zoom), Math.round(HEIGHT * zoom))
+    .rotate(degrees, { background: '#000' })
+    .toBuffer({ resolveWithObject: true });
+  const { data } = await sharp(turned.data)
+    .extract({
+      left: Math.round((turned.info.width - WIDTH) / 2),
+      top: Math.round((turned.info.height - HEIGHT) / 2),
+      width: WIDTH,
+      height: HEIGHT,
+    })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: WIDTH, height: HEIGHT };
+}
+
+/** `image` with a filled rectangle (fractions of it) of grey `level`: a panel of another colour. */
+function withPanel(
+  image: RgbImage,
+  box: { x: number; y: number; width: number; height: number },
+  level: number,
+) {
+  const data = Uint8Array.from(image.data);
+  for (let y = Math.round(box.y * HEIGHT); y < Math.round((box.y + box.height) * HEIGHT); y++)
+    for (let x = Math.round(box.x * WIDTH); x < Math.round((box.x + box.width) * WIDTH); x++)
+      data.fill(level, (y * WIDTH + x) * 3, (y * WIDTH + x) * 3 + 3);
+  return { ...image, data };
+}
+
+// The car of scenetext01.jpg, seen again turned by 2° and 5 % nearer.
+const CAR = { x: 0.05, y: 0.35, width: 0.6, height: 0.55 };
+
+describe('comparePhotos', () => {
+  it('finds no change between two views of the same scene, and the change drawn into one', async () => {
+    const before = await view('scenetext01.jpg');
+    const after = await view('scenetext01.jpg', 2, 1.05);
+    const same = await comparePhotos(before, after, CAR);
+    expect(same).toEqual({ status: 'compared', regions: [] });
+
+    const panel = { x: 0.3, y: 0.6, width: 0.12, height: 0.1 };
+    const changed = await comparePhotos(before, withPanel(after, panel, 250), CAR);
+    expect(changed.status).toBe('compared');
+    const regions = changed.status === 'compared' ? changed.regions : [];
+    expect(regions).toHaveLength(1);
+    const [region] = regions;
+    // The region covers the panel (a few pixels' margin from the joining of its pixels).
+    expect(region!.box.x).toBeLessThanOrEqual(panel.x + 0.01);
+    expect(region!.box.y).toBeLessThanOrEqual(panel.y + 0.01);
+    expect(region!.box.x + region!.box.width).toBeGreaterThanOrEqual(panel.x + panel.width - 0.01);
+    expect(region!.box.y + region!.box.height).toBeGreaterThanOrEqual(panel.y + panel.height - 0.01);
+    expect(region!.score).toBeGreaterThan(0);
+  });
+
+  it('says when two photos of different scenes cannot be aligned', async () => {
+    const result = await comparePhotos(await view('home.jpg'), await view('scenetext01.jpg'), CAR);
+    expect(result.status).toBe('not_aligned');
+  });
+
+  it('gives the same regions for the same pair every time', async () => {
+    const before = await view('scenetext01.jpg');
+    const after = withPanel(
+      await view('scenetext01.jpg', -1.5, 1.03),
+      { x: 0.2, y: 0.5, width: 0.1, height: 0.1 },
+      10,
+    );
+    const first = await comparePhotos(before, after, CAR);
+    expect(await comparePhotos(before, after, CAR)).toEqual(first);
+  });
+});

@@ -1,0 +1,346 @@
+// What changed on a vehicle between two photos of the same view: the earlier photo registered onto the
+// later one (ORB features in the middle of the vehicle's box, a homography fitted by RANSAC), each
+// divided by its own soft illumination, and a pixel counted as changed when it lies outside the range
+// the other photo shows within TOLERANCE pixels of it. Changed pixels form regions, kept only when they
+// lie inside the vehicle's box and cannot be found in the earlier photo a few pixels away (what moves with
+// the viewpoint: the ground, parts at another depth). The work is bounded by sizes (both photos at
+// COMPARE_SIDE) and counts (features, regions), never by time: the same pair gives the same regions on
+// any machine (docs/adr/0016-change-detection-with-opencv.md).
+import type { FractionBox, RgbImage } from '../ocr/types.js';
+import { withMats, type Cv, type Mat } from './opencv.js';
+
+export interface ChangeRegion {
+  /** In the later photo, as fractions of its width and height. */
+  box: FractionBox;
+  /** How strongly it differs, 0..1. */
+  score: number;
+}
+
+export type Comparison =
+  | { status: 'compared'; regions: ChangeRegion[] }
+  /** Too few features agree on one transform: the photos show other views, or other vehicles. */
+  | { status: 'not_aligned'; inliers: number };
+
+/** Both photos are compared at this long side (pixels). */
+const COMPARE_SIDE = 768;
+const FEATURES = 3000;
+/** The features of the later photo are taken this far (a share of the box) inside the vehicle's box. */
+const FEATURE_MARGIN = 0.15;
+/** Lowe's ratio: a match is kept when clearly better than the second best. */
+const MATCH_RATIO = 0.8;
+const RANSAC_PIXELS = 3;
+/** Fewer inliers than this, or less than this share of the matches, and the pair is not aligned. */
+const MIN_INLIERS = 25;
+const MIN_INLIER_SHARE = 0.2;
+/** Sensor and JPEG noise is smoothed away first: blur sigma (pixels). */
+const NOISE_SIGMA = 1.2;
+/** Added to the illumination before dividing by it, so that the darkest parts' noise is not blown up. */
+const DARK_OFFSET = 24;
+/** The soft illumination each image is divided by: blur sigma (pixels at COMPARE_SIDE). */
+const LIGHT_SIGMA = 16;
+/** A pixel this far outside its neighbourhood's range in the other photo (levels of 128) is changed. */
+const CHANGED_ABOVE = 20;
+/** A region smaller than this share of the vehicle box is noise. */
+const MIN_REGION_SHARE = 0.002;
+const MAX_REGIONS = 8;
+
+/**
+ * The changes from `before` to `after` (raw RGB previews), looked for inside `vehicle` (a box in
+ * `after`, fractions; the whole photo when absent).
+ */
+export function comparePhotos(before: RgbImage, after: RgbImage, vehicle?: FractionBox): Promise<Comparison> {
+  return withMats((cv, keep) => {
+    const a = keep(grey(cv, keep, after));
+    const b = keep(grey(cv, keep, before));
+    const roi = pixelBox(vehicle ?? { x: 0, y: 0, width: 1, height: 1 }, a);
+    const homography = register(cv, keep, b, a, roi);
+    if ('inliers' in homography) return { status: 'not_aligned', inliers: homography.inliers };
+    const size = new cv.Size(a.cols, a.rows);
+    const warped = keep(new cv.Mat());
+    cv.warpPerspective(
+      b,
+      warped,
+      homography.matrix,
+      size,
+      cv.INTER_LINEAR,
+      cv.BORDER_CONSTANT,
+      new cv.Scalar(0),
+    );
+    // Where the earlier photo reaches, shrunk so that its edge is not taken for a change.
+    const valid = keep(new cv.Mat());
+    const ones = keep(new cv.Mat(b.rows, b.cols, cv.CV_8UC1, new cv.Scalar(255)));
+    cv.warpPerspective(
+      ones,
+      valid,
+      homography.matrix,
+      size,
+      cv.INTER_NEAREST,
+      cv.BORDER_CONSTANT,
+      new cv.Scalar(0),
+    );
+    cv.erode(valid, valid, keep(cv.Mat.ones(9, 9, cv.CV_8U)));
+    const [evenBefore, evenAfter] = [evenLight(cv, keep, warped), evenLight(cv, keep, a)];
+    const difference = envelopeDifference(cv, keep, evenBefore, evenAfter);
+    const images = { after: evenAfter, before: evenBefore, difference, valid };
+    return { status: 'compared', regions: regionsOf(cv, keep, images, roi) };
+  });
+}
+
+/** What the typings leave as `any`: a match of two descriptors, and a feature's place. */
+interface DMatch {
+  queryIdx: number;
+  trainIdx: number;
+  distance: number;
+}
+interface KeyPoint {
+  pt: { x: number; y: number };
+}
+
+type Keep = <M extends { delete(): void }>(mat: M) => M;
+
+/** The image at COMPARE_SIDE, grey, 8 bits. */
+function grey(cv: Cv, keep: Keep, image: RgbImage): Mat {
+  const rgb = keep(cv.matFromArray(image.height, image.width, cv.CV_8UC3, image.data));
+  const g = keep(new cv.Mat());
+  cv.cvtColor(rgb, g, cv.COLOR_RGB2GRAY);
+  const scale = COMPARE_SIDE / Math.max(image.width, image.height);
+  const out = new cv.Mat();
+  cv.resize(
+    g,
+    out,
+    new cv.Size(Math.round(image.width * scale), Math.round(image.height * scale)),
+    0,
+    0,
+    scale < 1 ? cv.INTER_AREA : cv.INTER_LINEAR,
+  );
+  return out;
+}
+
+interface PixelBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function pixelBox(box: FractionBox, image: Mat): PixelBox {
+  const x = Math.max(0, Math.floor(box.x * image.cols));
+  const y = Math.max(0, Math.floor(box.y * image.rows));
+  const right = Math.min(image.cols, Math.ceil((box.x + box.width) * image.cols));
+  const bottom = Math.min(image.rows, Math.ceil((box.y + box.height) * image.rows));
+  return { x, y, width: Math.max(1, right - x), height: Math.max(1, bottom - y) };
+}
+
+/** The homography taking `before` onto `after`, fitted on matches inside `roi` of `after`. */
+function register(
+  cv: Cv,
+  keep: Keep,
+  before: Mat,
+  after: Mat,
+  roi: PixelBox,
+): { matrix: Mat } | { inliers: number } {
+  const orb = keep(new cv.ORB(FEATURES));
+  // Features of the vehicle's middle only: around it, the background and the ground move otherwise.
+  const mask = keep(cv.Mat.zeros(after.rows, after.cols, cv.CV_8UC1));
+  const [mx, my] = [roi.width * FEATURE_MARGIN, roi.height * FEATURE_MARGIN];
+  cv.rectangle(
+    mask,
+    new cv.Point(Math.round(roi.x + mx), Math.round(roi.y + my)),
+    new cv.Point(Math.round(roi.x + roi.width - mx), Math.round(roi.y + roi.height - my)),
+    new cv.Scalar(255),
+    -1,
+  );
+  const [kb, ka] = [keep(new cv.KeyPointVector()), keep(new cv.KeyPointVector())];
+  const [db, da] = [keep(new cv.Mat()), keep(new cv.Mat())];
+  orb.detectAndCompute(before, keep(new cv.Mat()), kb, db);
+  orb.detectAndCompute(after, mask, ka, da);
+  if (kb.size() < MIN_INLIERS || ka.size() < MIN_INLIERS) return { inliers: 0 };
+  const matcher = keep(new cv.BFMatcher(cv.NORM_HAMMING, false));
+  const knn = keep(new cv.DMatchVectorVector());
+  matcher.knnMatch(da, db, knn, 2);
+  const from: number[] = [];
+  const to: number[] = [];
+  for (let i = 0; i < knn.size(); i++) {
+    const pair = knn.get(i);
+    if (pair.size() < 2) continue;
+    const [best, second] = [pair.get(0) as DMatch, pair.get(1) as DMatch];
+    if (best.distance >= MATCH_RATIO * second.distance) continue;
+    const p = (kb.get(best.trainIdx) as KeyPoint).pt;
+    const q = (ka.get(best.queryIdx) as KeyPoint).pt;
+    from.push(p.x, p.y);
+    to.push(q.x, q.y);
+  }
+  const matches = from.length / 2;
+  if (matches < MIN_INLIERS) return { inliers: 0 };
+  const src = keep(cv.matFromArray(matches, 1, cv.CV_32FC2, from));
+  const dst = keep(cv.matFromArray(matches, 1, cv.CV_32FC2, to));
+  const inlierMask = keep(new cv.Mat());
+  const matrix = keep(cv.findHomography(src, dst, cv.RANSAC, RANSAC_PIXELS, inlierMask));
+  const inliers = matrix.empty() ? 0 : cv.countNonZero(inlierMask);
+  if (inliers < MIN_INLIERS || inliers < MIN_INLIER_SHARE * matches || !plausible(matrix)) return { inliers };
+  return { matrix };
+}
+
+/** A homography a small change of viewpoint gives: scale within 1/2..2, little perspective. */
+function plausible(m: Mat): boolean {
+  const h = m.data64F;
+  const determinant = h[0]! * h[4]! - h[1]! * h[3]!;
+  return determinant > 0.25 && determinant < 4 && Math.abs(h[6]!) < 0.002 && Math.abs(h[7]!) < 0.002;
+}
+
+/** The image divided by its own soft illumination: shadows, exposure and vignetting evened out. */
+function evenLight(cv: Cv, keep: Keep, image: Mat): Mat {
+  const f = keep(new cv.Mat());
+  image.convertTo(f, cv.CV_32F);
+  cv.GaussianBlur(f, f, new cv.Size(0, 0), NOISE_SIGMA);
+  const light = keep(new cv.Mat());
+  cv.GaussianBlur(f, light, new cv.Size(0, 0), LIGHT_SIGMA);
+  const offset = keep(new cv.Mat(light.rows, light.cols, cv.CV_32F, new cv.Scalar(DARK_OFFSET)));
+  cv.add(light, offset, light);
+  const out = keep(new cv.Mat());
+  cv.divide(f, light, out, 128);
+  return out;
+}
+
+/** Neighbourhood (pixels) within which a difference is put down to registration, not to change. */
+const TOLERANCE = 2;
+
+/**
+ * How far each pixel of `x` lies outside the range of `y` around it, or `y` outside the range of `x`:
+ * an edge displaced by up to TOLERANCE pixels (registration, resampling) lies inside; a scratch, a dent
+ * or a panel of another colour does not.
+ */
+function envelopeDifference(cv: Cv, keep: Keep, x: Mat, y: Mat): Mat {
+  const kernel = keep(cv.Mat.ones(2 * TOLERANCE + 1, 2 * TOLERANCE + 1, cv.CV_8U));
+  const range = (m: Mat) => {
+    const [lo, hi] = [keep(new cv.Mat()), keep(new cv.Mat())];
+    cv.erode(m, lo, kernel);
+    cv.dilate(m, hi, kernel);
+    return { lo: lo.data32F, hi: hi.data32F };
+  };
+  const [rx, ry] = [range(x), range(y)];
+  const [dx, dy] = [x.data32F, y.data32F];
+  const out = new cv.Mat(x.rows, x.cols, cv.CV_32F);
+  const d = out.data32F;
+  for (let i = 0; i < d.length; i++) {
+    const outsideY = Math.max(0, dx[i]! - ry.hi[i]!, ry.lo[i]! - dx[i]!);
+    const outsideX = Math.max(0, dy[i]! - rx.hi[i]!, rx.lo[i]! - dy[i]!);
+    d[i] = Math.max(outsideX, outsideY);
+  }
+  return keep(out);
+}
+
+/** Changed pixels are looked for this far (a share of the box) around the vehicle's box too. */
+const RING = 0.08;
+/** How far (pixels) a changed patch may have moved, seen from elsewhere (the ground, parallax). */
+const SEARCH = 10;
+
+interface Images {
+  /** The later photo and the earlier one registered onto it, light evened out. */
+  after: Mat;
+  before: Mat;
+  difference: Mat;
+  valid: Mat;
+}
+
+/**
+ * The changed regions: pixels over CHANGED_ABOVE, joined, as boxes. Regions reaching out of the
+ * vehicle's box are left out (the background and the ground around the vehicle); so are regions whose
+ * pixels are found in the earlier photo within SEARCH pixels (what moved with the viewpoint: the ground,
+ * reflections, parts at another depth).
+ */
+function regionsOf(cv: Cv, keep: Keep, images: Images, roi: PixelBox): ChangeRegion[] {
+  const { difference, valid } = images;
+  const [width, height] = [difference.cols, difference.rows];
+  const ring = {
+    x0: Math.max(0, Math.floor(roi.x - roi.width * RING)),
+    y0: Math.max(0, Math.floor(roi.y - roi.height * RING)),
+    x1: Math.min(width, Math.ceil(roi.x + roi.width * (1 + RING))),
+    y1: Math.min(height, Math.ceil(roi.y + roi.height * (1 + RING))),
+  };
+  const changed = keep(cv.Mat.zeros(height, width, cv.CV_8UC1));
+  const d = difference.data32F;
+  const v = valid.data;
+  const c = changed.data;
+  for (let y = ring.y0; y < ring.y1; y++)
+    for (let x = ring.x0; x < ring.x1; x++) {
+      const i = y * width + x;
+      if (v[i] && d[i]! > CHANGED_ABOVE) c[i] = 255;
+    }
+  cv.morphologyEx(changed, changed, cv.MORPH_OPEN, keep(cv.Mat.ones(3, 3, cv.CV_8U)));
+  const labels = keep(new cv.Mat());
+  const joined = keep(new cv.Mat());
+  cv.dilate(changed, joined, keep(cv.Mat.ones(9, 9, cv.CV_8U)));
+  const stats = keep(new cv.Mat());
+  const centroids = keep(new cv.Mat());
+  const count = cv.connectedComponentsWithStats(joined, labels, stats, centroids, 8, cv.CV_32S);
+  const minArea = MIN_REGION_SHARE * roi.width * roi.height;
+  const s = stats.data32S;
+  const candidates: (PixelBox & { label: number })[] = [];
+  for (let k = 1; k < count; k++) {
+    const box = { x: s[k * 5]!, y: s[k * 5 + 1]!, width: s[k * 5 + 2]!, height: s[k * 5 + 3]!, label: k };
+    if (s[k * 5 + 4]! < minArea) continue;
+    // Strictly inside: a region touching the box's edge (or the photo's, where the vehicle runs out of
+    // it) goes on beyond, as the background and the ground do.
+    const inside =
+      box.x > roi.x + 1 &&
+      box.y > roi.y + 1 &&
+      box.x + box.width < roi.x + roi.width - 1 &&
+      box.y + box.height < roi.y + roi.height - 1;
+    if (inside) candidates.push(box);
+  }
+  const regions: ChangeRegion[] = [];
+  for (const box of candidates) {
+    const pixels = changedPixels(labels.data32S, c, box, width);
+    if (pixels.length === 0 || foundNearby(images, pixels, width, height)) continue;
+    let sum = 0;
+    for (const i of pixels) sum += Math.min(1, d[i]! / 128);
+    regions.push({
+      box: { x: box.x / width, y: box.y / height, width: box.width / width, height: box.height / height },
+      score: sum / pixels.length,
+    });
+  }
+  return regions.sort((p, q) => q.score - p.score).slice(0, MAX_REGIONS);
+}
+
+/** The indices of the changed pixels of component `box.label` (before the joining dilation). */
+function changedPixels(
+  labels: Int32Array,
+  changed: Uint8Array,
+  box: PixelBox & { label: number },
+  width: number,
+): number[] {
+  const pixels: number[] = [];
+  for (let y = box.y; y < box.y + box.height; y++)
+    for (let x = box.x; x < box.x + box.width; x++) {
+      const i = y * width + x;
+      if (labels[i] === box.label && changed[i]) pixels.push(i);
+    }
+  return pixels;
+}
+
+/**
+ * Whether the later photo's `pixels` appear in the earlier one shifted by at most SEARCH pixels: their
+ * mean absolute difference at the best shift under half of CHANGED_ABOVE.
+ */
+function foundNearby(images: Images, pixels: readonly number[], width: number, height: number): boolean {
+  const a = images.after.data32F;
+  const b = images.before.data32F;
+  const v = images.valid.data;
+  let best = Infinity;
+  for (let dy = -SEARCH; dy <= SEARCH; dy++)
+    for (let dx = -SEARCH; dx <= SEARCH; dx++) {
+      let sum = 0;
+      let n = 0;
+      for (const i of pixels) {
+        const [x, y] = [(i % width) + dx, Math.floor(i / width) + dy];
+        if (x < 0 || y < 0 || x >= width || y >= height) continue;
+        const j = y * width + x;
+        if (!v[j]) continue;
+        sum += Math.abs(a[i]! - b[j]!);
+        n++;
+      }
+      if (n > pixels.length / 2) best = Math.min(best, sum / n);
+    }
+  return best < CHANGED_ABOVE / 2;
+}
