@@ -9,6 +9,7 @@ import {
   type RgbImage,
   type TextBoxFound,
 } from './ocr/index.js';
+import type { RecognisedLine } from './ocr/types.js';
 
 /** A line of recognised text: what was read, how surely, and where (fractions of the image). */
 export interface ReadLine {
@@ -93,6 +94,43 @@ function linesToRead(found: readonly TextBoxFound[], image: RgbImage): TextBoxFo
     .map(({ line }) => line);
 }
 
+/** A character read under this is confirmed by reading its line again, cut out otherwise. */
+const CONFIRM_BELOW = 0.7;
+/** The other cuts a doubtful line is read from: margins around it, as shares of its height. */
+const CONFIRM_PADDINGS = [0.12, 0.25];
+
+/**
+ * Lines with a character read unsurely are read again from other cuts of the photo (wider margins);
+ * when every cut reads the same text, each character keeps its surest reading. A doubt that other
+ * cuts agree on is no doubt of the recogniser's; one they do not stays.
+ */
+async function confirmDoubts(
+  preview: RgbImage,
+  lines: readonly TextBoxFound[],
+  read: RecognisedLine[],
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  // Only lines that may be a plate, a VIN or an odometer: four letters or digits, a digit among them.
+  const mayMatter = (text: string) => (text.match(/[A-Z0-9]/g) ?? []).length >= 4 && /[0-9]/.test(text);
+  const doubtful = read.flatMap((line, i) =>
+    mayMatter(line.text) && line.chars.some((c) => c.confidence < CONFIRM_BELOW) ? [i] : [],
+  );
+  for (const i of doubtful) {
+    const crops = CONFIRM_PADDINGS.map((padding) => cropLine(preview, lines[i]!.quad, { padding }));
+    const again = await recogniseLines(crops, { signal, fold: readAs });
+    if (!again.every((other) => other.text === read[i]!.text)) continue;
+    const chars = read[i]!.chars.map((c, k) => ({
+      ...c,
+      confidence: Math.max(c.confidence, ...again.map((other) => other.chars[k]!.confidence)),
+    }));
+    read[i] = {
+      ...read[i]!,
+      chars,
+      confidence: chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length,
+    };
+  }
+}
+
 /**
  * The photo's lines of text, read from its preview (raw RGB). `signal` stops the work between the
  * models' runs (a timeout or a worker stopping): it fails the reading, never shortens it.
@@ -103,6 +141,7 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
   const chosen = linesToRead(found, preview);
   const crops = chosen.map((line) => cropLine(preview, line.quad));
   const read = await recogniseLines(crops, { signal, fold: readAs });
+  await confirmDoubts(preview, chosen, read, signal);
   return chosen
     .map((line, i) => ({
       text: read[i]!.text,
