@@ -2,11 +2,13 @@
 // later one (ORB features in the middle of the vehicle's box, a homography fitted by RANSAC), each
 // divided by its own soft illumination, and a pixel counted as changed when it lies outside the range
 // the other photo shows within TOLERANCE pixels of it. Changed pixels form regions, kept only when they
-// lie inside the vehicle's box and cannot be found in the earlier photo a few pixels away (what moves with
-// the viewpoint: the ground, parts at another depth). The work is bounded by sizes (both photos at
+// lie inside the vehicle's box, on the vehicle (within the hull of the features the transform carries to
+// their matches: the background and the ground do not follow it), and cannot be found in the earlier
+// photo a few pixels away (what moves with the viewpoint: parts at another depth). The work is bounded by sizes (both photos at
 // COMPARE_SIDE) and counts (features, regions), never by time: the same pair gives the same regions on
 // any machine (docs/adr/0016-change-detection-with-opencv.md).
-import type { FractionBox, RgbImage } from '../ocr/types.js';
+import { convexHull } from '../ocr/geometry.js';
+import type { FractionBox, Point, RgbImage } from '../ocr/types.js';
 import { withMats, type Cv, type Mat } from './opencv.js';
 
 export interface ChangeRegion {
@@ -34,8 +36,12 @@ const MIN_INLIERS = 25;
 const MIN_INLIER_SHARE = 0.2;
 /** Sensor and JPEG noise is smoothed away first: blur sigma (pixels). */
 const NOISE_SIGMA = 1.2;
-/** Added to the illumination before dividing by it, so that the darkest parts' noise is not blown up. */
-const DARK_OFFSET = 24;
+/**
+ * Added to the illumination before dividing by it, only so that black does not divide by zero: a larger
+ * offset leaves a shadowed part with less contrast than the same part in the light (tried: 24 gave 15
+ * times the false regions of 2 on the bench's tuning pairs).
+ */
+const DARK_OFFSET = 2;
 /** The soft illumination each image is divided by: blur sigma (pixels at COMPARE_SIDE). */
 const LIGHT_SIGMA = 16;
 /** A pixel this far outside its neighbourhood's range in the other photo (levels of 128) is changed. */
@@ -82,7 +88,7 @@ export function comparePhotos(before: RgbImage, after: RgbImage, vehicle?: Fract
     const [evenBefore, evenAfter] = [evenLight(cv, keep, warped), evenLight(cv, keep, a)];
     const difference = envelopeDifference(cv, keep, evenBefore, evenAfter);
     const images = { after: evenAfter, before: evenBefore, difference, valid };
-    return { status: 'compared', regions: regionsOf(cv, keep, images, roi) };
+    return { status: 'compared', regions: regionsOf(cv, keep, images, roi, homography.extent) };
   });
 }
 
@@ -138,15 +144,14 @@ function register(
   before: Mat,
   after: Mat,
   roi: PixelBox,
-): { matrix: Mat } | { inliers: number } {
+): { matrix: Mat; extent: Point[] } | { inliers: number } {
   const orb = keep(new cv.ORB(FEATURES));
-  // Features of the vehicle's middle only: around it, the background and the ground move otherwise.
   const mask = keep(cv.Mat.zeros(after.rows, after.cols, cv.CV_8UC1));
-  const [mx, my] = [roi.width * FEATURE_MARGIN, roi.height * FEATURE_MARGIN];
+  const corner = (x: number, y: number) => new cv.Point(Math.round(x), Math.round(y));
   cv.rectangle(
     mask,
-    new cv.Point(Math.round(roi.x + mx), Math.round(roi.y + my)),
-    new cv.Point(Math.round(roi.x + roi.width - mx), Math.round(roi.y + roi.height - my)),
+    corner(roi.x, roi.y),
+    corner(roi.x + roi.width, roi.y + roi.height),
     new cv.Scalar(255),
     -1,
   );
@@ -158,8 +163,7 @@ function register(
   const matcher = keep(new cv.BFMatcher(cv.NORM_HAMMING, false));
   const knn = keep(new cv.DMatchVectorVector());
   matcher.knnMatch(da, db, knn, 2);
-  const from: number[] = [];
-  const to: number[] = [];
+  const matches: { from: Point; to: Point }[] = [];
   for (let i = 0; i < knn.size(); i++) {
     const pair = knn.get(i);
     if (pair.size() < 2) continue;
@@ -167,18 +171,46 @@ function register(
     if (best.distance >= MATCH_RATIO * second.distance) continue;
     const p = (kb.get(best.trainIdx) as KeyPoint).pt;
     const q = (ka.get(best.queryIdx) as KeyPoint).pt;
-    from.push(p.x, p.y);
-    to.push(q.x, q.y);
+    matches.push({ from: [p.x, p.y], to: [q.x, q.y] });
   }
-  const matches = from.length / 2;
-  if (matches < MIN_INLIERS) return { inliers: 0 };
-  const src = keep(cv.matFromArray(matches, 1, cv.CV_32FC2, from));
-  const dst = keep(cv.matFromArray(matches, 1, cv.CV_32FC2, to));
+  // The transform is fitted on the vehicle's middle only: around it, the background and the ground
+  // move otherwise.
+  const [mx, my] = [roi.width * FEATURE_MARGIN, roi.height * FEATURE_MARGIN];
+  const middle = matches.filter(
+    ({ to: [x, y] }) =>
+      x >= roi.x + mx && x <= roi.x + roi.width - mx && y >= roi.y + my && y <= roi.y + roi.height - my,
+  );
+  if (middle.length < MIN_INLIERS) return { inliers: 0 };
+  const src = keep(
+    cv.matFromArray(
+      middle.length,
+      1,
+      cv.CV_32FC2,
+      middle.flatMap((m) => m.from),
+    ),
+  );
+  const dst = keep(
+    cv.matFromArray(
+      middle.length,
+      1,
+      cv.CV_32FC2,
+      middle.flatMap((m) => m.to),
+    ),
+  );
   const inlierMask = keep(new cv.Mat());
   const matrix = keep(cv.findHomography(src, dst, cv.RANSAC, RANSAC_PIXELS, inlierMask));
   const inliers = matrix.empty() ? 0 : cv.countNonZero(inlierMask);
-  if (inliers < MIN_INLIERS || inliers < MIN_INLIER_SHARE * matches || !plausible(matrix)) return { inliers };
-  return { matrix };
+  if (inliers < MIN_INLIERS || inliers < MIN_INLIER_SHARE * middle.length || !plausible(matrix))
+    return { inliers };
+  // Where the vehicle is: every feature of the box that the transform carries to its match.
+  const h = matrix.data64F;
+  const carried = matches.filter(({ from: [x, y], to: [u, v] }) => {
+    const w = h[6]! * x + h[7]! * y + h[8]!;
+    const px = (h[0]! * x + h[1]! * y + h[2]!) / w;
+    const py = (h[3]! * x + h[4]! * y + h[5]!) / w;
+    return Math.hypot(px - u, py - v) <= RANSAC_PIXELS;
+  });
+  return { matrix, extent: convexHull(carried.map((m) => m.to)) };
 }
 
 /** A homography a small change of viewpoint gives: scale within 1/2..2, little perspective. */
@@ -230,6 +262,33 @@ function envelopeDifference(cv: Cv, keep: Keep, x: Mat, y: Mat): Mat {
   return keep(out);
 }
 
+/** The vehicle's extent (the hull of the features the transform carries) is grown by this share. */
+const EXTENT_MARGIN = 0.05;
+
+/** The convex `hull` grown by `share` of its size about its centroid. */
+function grownHull(hull: readonly Point[], share: number): Point[] {
+  const cx = hull.reduce((sum, [x]) => sum + x, 0) / hull.length;
+  const cy = hull.reduce((sum, [, y]) => sum + y, 0) / hull.length;
+  return hull.map(([x, y]) => [cx + (x - cx) * (1 + share), cy + (y - cy) * (1 + share)] as const);
+}
+
+/** Whether a point lies inside the convex polygon `hull` (in order, either way round). */
+const within =
+  (hull: readonly Point[]) =>
+  ([x, y]: Point): boolean => {
+    if (hull.length < 3) return false;
+    let sign = 0;
+    for (let i = 0; i < hull.length; i++) {
+      const [ax, ay] = hull[i]!;
+      const [bx, by] = hull[(i + 1) % hull.length]!;
+      const cross = Math.sign((bx - ax) * (y - ay) - (by - ay) * (x - ax));
+      if (cross === 0) continue;
+      if (sign === 0) sign = cross;
+      else if (cross !== sign) return false;
+    }
+    return true;
+  };
+
 /** Changed pixels are looked for this far (a share of the box) around the vehicle's box too. */
 const RING = 0.08;
 /** How far (pixels) a changed patch may have moved, seen from elsewhere (the ground, parallax). */
@@ -249,7 +308,8 @@ interface Images {
  * pixels are found in the earlier photo within SEARCH pixels (what moved with the viewpoint: the ground,
  * reflections, parts at another depth).
  */
-function regionsOf(cv: Cv, keep: Keep, images: Images, roi: PixelBox): ChangeRegion[] {
+function regionsOf(cv: Cv, keep: Keep, images: Images, roi: PixelBox, extent: Point[]): ChangeRegion[] {
+  const onVehicle = within(grownHull(extent, EXTENT_MARGIN));
   const { difference, valid } = images;
   const [width, height] = [difference.cols, difference.rows];
   const ring = {
@@ -292,6 +352,7 @@ function regionsOf(cv: Cv, keep: Keep, images: Images, roi: PixelBox): ChangeReg
   const regions: ChangeRegion[] = [];
   for (const box of candidates) {
     const pixels = changedPixels(labels.data32S, c, box, width);
+    if (!onVehicle([box.x + box.width / 2, box.y + box.height / 2])) continue;
     if (pixels.length === 0 || foundNearby(images, pixels, width, height)) continue;
     let sum = 0;
     for (const i of pixels) sum += Math.min(1, d[i]! / 128);
