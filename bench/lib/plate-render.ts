@@ -7,7 +7,16 @@
 // Sizes are millimetres. Also the cars they are photographed on: a car's rear or front drawn around a
 // plate, and the road it stands on.
 import { draw, integer, pickOne, type Rng } from './reading-random.js';
-import { FONTS, glyphRow, n, onCircle, smallerGlyphs, text, type Drawing } from './svg-draw.js';
+import { FONTS, glyphRow, n, onCircle, smallerGlyphs, text, type Drawing, type Glyphs } from './svg-draw.js';
+
+/** A plate's drawing: the whole plate is the focus, its characters' glyphs those given. */
+const wholePlate = (body: string, width: number, height: number, glyphs: Glyphs): Drawing => ({
+  body,
+  width,
+  height,
+  focus: { x: 0, y: 0, width, height },
+  glyphs,
+});
 
 /**
  * The plate formats: groups of `L` a letter, `D` a digit, `A` either, each optionally with a count
@@ -365,13 +374,7 @@ function euPlate(
         : `<circle cx="${x + BAND / 2}" cy="30" r="11" fill="#e8c23a"/>` +
           text(options.right, x + BAND / 2, 90, 16, { font: FONTS.bold, fill: '#fff', anchor: 'middle' }));
   }
-  return {
-    body,
-    width: EU_W,
-    height: EU_H,
-    focus: { x: 0, y: 0, width: EU_W, height: EU_H },
-    glyphs: row.glyphs,
-  };
+  return wholePlate(body, EU_W, EU_H, row.glyphs);
 }
 
 function gbPlate(plate: Plate, rng: Rng): Drawing {
@@ -406,13 +409,7 @@ function gbPlate(plate: Plate, rng: Rng): Drawing {
         anchor: 'middle',
       },
     );
-  return {
-    body,
-    width: EU_W,
-    height: EU_H,
-    focus: { x: 0, y: 0, width: EU_W, height: EU_H },
-    glyphs: row.glyphs,
-  };
+  return wholePlate(body, EU_W, EU_H, row.glyphs);
 }
 
 const US_W = 305;
@@ -463,13 +460,7 @@ function usPlate(plate: Plate, rng: Rng): Drawing {
     stickers +
     row.svg +
     text(state.slogan, US_W / 2, 139, 8.5, { font: FONTS.bold, fill: state.colour, anchor: 'middle' });
-  return {
-    body,
-    width: US_W,
-    height: US_H,
-    focus: { x: 0, y: 0, width: US_W, height: US_H },
-    glyphs: row.glyphs,
-  };
+  return wholePlate(body, US_W, US_H, row.glyphs);
 }
 
 const IN_W = 500;
@@ -499,13 +490,7 @@ function inPlate(plate: Plate): Drawing {
       .map((c, i) => text(c, 22, 62 + i * 17, 11, { font: FONTS.bold, fill: '#1b4fa0', anchor: 'middle' }))
       .join('') +
     row.svg;
-  return {
-    body,
-    width: IN_W,
-    height: IN_H,
-    focus: { x: 0, y: 0, width: IN_W, height: IN_H },
-    glyphs: row.glyphs,
-  };
+  return wholePlate(body, IN_W, IN_H, row.glyphs);
 }
 
 function aePlate(plate: Plate): Drawing {
@@ -555,13 +540,7 @@ function aePlate(plate: Plate): Drawing {
       codeRow.svg;
   }
   const body = frame(EU_W, EU_H, '#fafafa', '#222') + left + numberRow.svg;
-  return {
-    body,
-    width: EU_W,
-    height: EU_H,
-    focus: { x: 0, y: 0, width: EU_W, height: EU_H },
-    glyphs: smallerGlyphs(codeRow.glyphs, numberRow.glyphs),
-  };
+  return wholePlate(body, EU_W, EU_H, smallerGlyphs(codeRow.glyphs, numberRow.glyphs));
 }
 
 /** The plate drawn as the country's plates look; `rng` decides the details the plate leaves open. */
