@@ -18,7 +18,12 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { comparePhotos, type ChangeRegion, type Comparison } from '../src/analyzers/changes/compare.js';
+import {
+  comparePhotos,
+  grownBox,
+  type ChangeRegion,
+  type Comparison,
+} from '../src/analyzers/changes/compare.js';
 import type { FractionBox } from '../src/analyzers/ocr/types.js';
 import { prepareImage } from '../src/analyzers/prepare.js';
 import { changeSet, changeSetDigest, type ChangePair, type Damage } from './lib/change-set.js';
@@ -49,17 +54,6 @@ interface Outcome {
   prepareMs: number;
 }
 
-function grown(box: FractionBox, by: number): FractionBox {
-  const x = Math.max(0, box.x - box.width * by);
-  const y = Math.max(0, box.y - box.height * by);
-  return {
-    x,
-    y,
-    width: Math.min(1, box.x + box.width * (1 + by)) - x,
-    height: Math.min(1, box.y + box.height * (1 + by)) - y,
-  };
-}
-
 async function measure(pair: ChangePair, beforeFile: string, afterFile: string): Promise<Outcome> {
   const started = performance.now();
   const [before, after] = [
@@ -68,7 +62,7 @@ async function measure(pair: ChangePair, beforeFile: string, afterFile: string):
   ];
   const prepareMs = performance.now() - started;
   const t = performance.now();
-  const comparison = await comparePhotos(before.preview, after.preview, grown(pair.vehicle, 0.05));
+  const comparison = await comparePhotos(before.preview, after.preview, grownBox(pair.vehicle, 0.05));
   return { pair, comparison, compareMs: performance.now() - t, prepareMs };
 }
 

@@ -147,6 +147,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client's vehicles, last seen first */
+        get: operations["getApiVehicles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vehicles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A vehicle and its inspections */
+        get: operations["getApiVehiclesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/inspections/{session}/deliveries": {
         parameters: {
             query?: never;
@@ -1347,6 +1381,26 @@ export interface components {
                             };
                         }[];
                     };
+                    /** @description What changed on the vehicle since the previous inspection's photo of the same view. */
+                    changes?: {
+                        /** @description `compared`: aligned with `previous_media_id`, `regions` lists what changed; `no_counterpart`: the previous inspection has no photo of this view; `not_aligned`: a counterpart was found but the two photos could not be registered, so nothing is claimed. */
+                        status: "compared" | "no_counterpart" | "not_aligned";
+                        /** @description The inspection compared with. */
+                        previous_inspection_id: string;
+                        previous_media_id: string | null;
+                        /** @description Candidate new damage on the vehicle, strongest first: for a person to confirm or dismiss in the portal, never charged automatically. */
+                        regions: {
+                            /** @description Where it changed, in this photo: fractions (0..1) of its width and height. */
+                            box: {
+                                x: number;
+                                y: number;
+                                width: number;
+                                height: number;
+                            };
+                            /** @description How strongly it differs, 0..1. */
+                            score: number;
+                        }[];
+                    };
                 };
                 /** @description What the capture app said about an item captured behind an inspection link; absent for API uploads. */
                 capture?: {
@@ -1366,7 +1420,7 @@ export interface components {
                     analyzer: string;
                     message: string;
                 }[];
-                /** @description undecodable, blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, odometer_mismatch, reused, damage, picked_from_gallery, captured_far_from_others */
+                /** @description undecodable, blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, odometer_mismatch, reused, damage, picked_from_gallery, captured_far_from_others, possible_new_damage, odometer_rollback */
                 flags: string[];
             }[];
             pairs: {
@@ -1392,6 +1446,27 @@ export interface components {
                 };
                 error?: string | null;
             }[];
+            /** @description The vehicle the inspection was attached to (`GET /api/vehicles/{id}`), found by its VIN or plate; null when neither is known (docs/vehicles.md). */
+            vehicle_id?: string | null;
+            /** @description The comparison with an earlier inspection of the same vehicle; null when there was none to compare with (docs/vehicles.md). Absent from results analysed before comparisons. */
+            comparison?: {
+                /** @description The inspection this one was compared with. */
+                previous_inspection_id: string;
+                /** @description `compare_with`: the client named it; `vehicle`: the vehicle's latest completed inspection before this one. */
+                basis: "compare_with" | "vehicle";
+                /** @description Photos paired with a previous photo. */
+                pairs: number;
+                compared: number;
+                not_aligned: number;
+                no_counterpart: number;
+                /** @description Candidate regions over all photos. */
+                regions: number;
+                odometer: {
+                    previous: number;
+                    current: number;
+                    unit: ("km" | "mi") | null;
+                } | null;
+            } | null;
             /** @description Present on a version a reviewer saved in the portal. Damages they changed carry `source: reviewer`. */
             review?: {
                 /** @description Accepted or rejected by the reviewer; null when they only corrected damages. */
@@ -2307,6 +2382,8 @@ export interface operations {
                     agent_name?: string;
                     /** @description E-mail address the report is sent to. */
                     email_id?: string;
+                    /** @description An earlier inspection of the client (its `inspection_id`) to compare this one with; by default a known vehicle's latest inspection (docs/vehicles.md). */
+                    compare_with?: string;
                     /** @description Image or video URLs. */
                     urls?: string[];
                     /** @description Image URL pairs `[url1, url2]`. */
@@ -2339,6 +2416,8 @@ export interface operations {
                     agent_name?: string;
                     /** @description E-mail address the report is sent to. */
                     email_id?: string;
+                    /** @description An earlier inspection of the client (its `inspection_id`) to compare this one with; by default a known vehicle's latest inspection (docs/vehicles.md). */
+                    compare_with?: string;
                     /** @description Client metadata, as a JSON object. */
                     inputMetaData?: string;
                     /** @description One part per image or video file (jpg, jpeg, png, jfif, heic, mp4, webm, mov, mkv, avi). */
@@ -2451,6 +2530,217 @@ export interface operations {
                             mime: string;
                         }[];
                         result: components["schemas"]["InspectionResult"] | null;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getApiVehicles: {
+        parameters: {
+            query?: {
+                /** @description A VIN or plate, any case or separators. */
+                search?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        vehicles: {
+                            id: string;
+                            /** @description The VIN it was last seen with, normalised. */
+                            vin: string | null;
+                            /** @description The plate it was last seen with, normalised. */
+                            plate: string | null;
+                            /** @description Completed inspections attached to it. */
+                            inspections: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getApiVehiclesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The VIN it was last seen with, normalised. */
+                        vin: string | null;
+                        /** @description The plate it was last seen with, normalised. */
+                        plate: string | null;
+                        /** @description Completed inspections attached to it. */
+                        inspections: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description Every VIN and plate that finds this vehicle (a merge keeps both plates). */
+                        keys: {
+                            kind: "vin" | "plate";
+                            value: string;
+                        }[];
+                        /** @description Its inspections, oldest first. */
+                        history: {
+                            inspection_id: string;
+                            case_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            status: string;
+                            /** @description The odometer read on its photos, if any. */
+                            odometer: {
+                                read: number;
+                                unit: ("km" | "mi") | null;
+                            } | null;
+                            possible_new_damage: boolean;
+                            odometer_rollback: boolean;
+                            /** @description The inspection it was compared with. */
+                            compared_with: string | null;
+                        }[];
                     };
                 };
             };
@@ -3423,6 +3713,8 @@ export interface operations {
                     clientId?: string;
                     /** @description Becomes the inspection's `case_id`. */
                     caseId?: string;
+                    /** @description An earlier inspection of the client (its `inspection_id`) to compare the link's inspection with; by default a known vehicle's latest (docs/vehicles.md). */
+                    compare_with?: string;
                     userDetails?: {
                         /** @description E.164 (`+<country code><number>`): the link is sent by SMS. */
                         phone?: string;
@@ -4923,7 +5215,7 @@ export interface operations {
                 /** @description VINs read starting with this. */
                 vin?: string;
                 status?: "queued" | "processing" | "completed" | "failed";
-                /** @description Comma-separated, all required: blurry, dark, overexposed, low_resolution, edited, reused, plate_mismatch, vin_mismatch, odometer_mismatch, no_vehicle, damage, picked_from_gallery, captured_far_from_others, undecodable. */
+                /** @description Comma-separated, all required: blurry, dark, overexposed, low_resolution, edited, reused, plate_mismatch, vin_mismatch, odometer_mismatch, no_vehicle, damage, possible_new_damage, odometer_rollback, picked_from_gallery, captured_far_from_others, undecodable. */
                 flags?: string;
                 source?: "api" | "link";
                 /** @description Created on or after this day (UTC). */
@@ -9342,6 +9634,8 @@ export interface operations {
                     /** @description Operators only. IANA name. */
                     timezone?: string;
                     link_ttl_seconds?: number;
+                    /** @description Compare a new inspection of a known vehicle with the vehicle's latest (docs/vehicles.md). */
+                    auto_compare?: boolean;
                 };
             };
         };
@@ -9367,6 +9661,8 @@ export interface operations {
                             timezone: string;
                             /** @description How long an inspection link stays valid. */
                             link_ttl_seconds: number;
+                            /** @description A new inspection of a known vehicle is compared with the vehicle's latest (docs/vehicles.md). */
+                            auto_compare: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -9509,6 +9805,8 @@ export interface operations {
                         timezone: string;
                         /** @description How long an inspection link stays valid. */
                         link_ttl_seconds: number;
+                        /** @description A new inspection of a known vehicle is compared with the vehicle's latest (docs/vehicles.md). */
+                        auto_compare: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -9626,6 +9924,8 @@ export interface operations {
                     /** @description Operators only. IANA name. */
                     timezone?: string;
                     link_ttl_seconds?: number;
+                    /** @description Compare a new inspection of a known vehicle with the vehicle's latest (docs/vehicles.md). */
+                    auto_compare?: boolean;
                 };
             };
         };
@@ -9650,6 +9950,8 @@ export interface operations {
                         timezone: string;
                         /** @description How long an inspection link stays valid. */
                         link_ttl_seconds: number;
+                        /** @description A new inspection of a known vehicle is compared with the vehicle's latest (docs/vehicles.md). */
+                        auto_compare: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */

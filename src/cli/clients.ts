@@ -1,6 +1,6 @@
 // walkaround clients create|update|list|revoke-key|rotate-key|rotate-webhook-secret: see
 // README.md#operating-it, and docs/api.md#operator-settings for what each setting changes for integrators.
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import {
   createClient,
   listClients,
@@ -23,6 +23,7 @@ interface SettingOptions {
   timezone?: string;
   tokenTtl?: number;
   webhookEvents?: string;
+  autoCompare?: boolean;
   json?: boolean;
 }
 
@@ -33,6 +34,7 @@ const settingsFrom = (o: SettingOptions): ClientSettings => ({
   ...(o.serviceWindow !== undefined && { serviceWindow: o.serviceWindow }),
   ...(o.timezone !== undefined && { timezone: o.timezone }),
   ...(o.tokenTtl !== undefined && { linkTtlSeconds: o.tokenTtl }),
+  ...(o.autoCompare !== undefined && { autoCompare: o.autoCompare }),
   ...(o.webhookEvents !== undefined && {
     webhookEvents: o.webhookEvents === 'all' ? null : o.webhookEvents.split(',').map((e) => e.trim()),
   }),
@@ -46,6 +48,7 @@ const clientJson = (c: ClientRow) => ({
   service_window: c.service_window ?? 'always',
   timezone: c.timezone,
   link_ttl_seconds: c.link_ttl_seconds,
+  auto_compare: c.auto_compare === 1,
   webhook_events: c.webhook_events === null ? 'all' : (JSON.parse(c.webhook_events) as string[]),
 });
 
@@ -56,11 +59,18 @@ const clientLines = (c: ClientRow): [string, string][] => [
   ['quota', `${c.quota_per_hour} uploads per hour`],
   ['service window', `${c.service_window ?? 'always'} (${c.timezone})`],
   ['link validity', `${c.link_ttl_seconds} s`],
+  ['automatic comparison', c.auto_compare === 1 ? 'on' : 'off'],
   [
     'webhook events',
     c.webhook_events === null ? 'all' : (JSON.parse(c.webhook_events) as string[]).join(', '),
   ],
 ];
+
+function onOff(value: string): boolean {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new InvalidArgumentError('expected on or off');
+}
 
 function withSettingOptions(command: Command): Command {
   return command
@@ -70,6 +80,11 @@ function withSettingOptions(command: Command): Command {
     .option('--timezone <tz>', 'IANA time zone of the service window, e.g. Europe/Paris')
     .option('--token-ttl <duration>', 'validity of inspection links (e.g. 72h)', durationSeconds)
     .option('--webhook-events <types>', 'event types sent to the webhook, comma-separated, or "all"')
+    .option(
+      '--auto-compare <on|off>',
+      'compare a new inspection of a known vehicle with its latest one (default on)',
+      onOff,
+    )
     .option('--json', 'print one JSON object');
 }
 

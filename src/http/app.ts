@@ -20,6 +20,7 @@ import { captureRoutes } from './routes/capture.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { healthRoutes } from './routes/health.js';
 import { inspectionRoutes } from './routes/inspections.js';
+import { vehicleRoutes } from './routes/vehicles.js';
 import { personaRoutes } from './routes/personas.js';
 import { PORTAL_APP_DIR, portalAppRoutes } from './routes/portal-app.js';
 import { PORTAL_API_PREFIX, portalApiRoutes } from './routes/portal/index.js';
@@ -88,6 +89,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(authenticateRoutes, { deps });
   await app.register(uploadRoutes, { deps });
   await app.register(inspectionRoutes, { deps });
+  await app.register(vehicleRoutes, { deps });
   await app.register(deliveryRoutes, { deps });
   await app.register(personaRoutes, { deps });
   await app.register(superappTokenRoutes, { deps });

@@ -1,3 +1,6 @@
+import type { PhotoComparison } from '../domain/result/changes-part.js';
+import type { NormalisedBox } from '../domain/result/detection-parts.js';
+
 // Where the CPU-heavy analysis runs: off the event loop that serves HTTP (worker threads), with
 // bounded concurrency. The pool holds the analyzers and their models, loaded once per thread.
 
@@ -53,6 +56,12 @@ export interface UndecodableMedia {
 export type MediaAnalysis =
   ({ kind: 'image' } & ImageAnalysis) | ({ kind: 'video' } & VideoAnalysis) | UndecodableMedia;
 
+export interface ChangesTask {
+  before: { path: string; mime: string };
+  after: { path: string; mime: string };
+  vehicle: NormalisedBox | null;
+}
+
 export interface AnalysisPool {
   analyseMedia(task: MediaTask, signal?: AbortSignal): Promise<MediaAnalysis>;
   comparePair(
@@ -60,5 +69,10 @@ export interface AnalysisPool {
     b: { path: string; mime: string },
     signal?: AbortSignal,
   ): Promise<unknown>;
+  /**
+   * What changed on the vehicle from the earlier photo `before` to `after` (docs/vehicles.md), looked for
+   * inside `vehicle` (a box in `after`, fractions; the whole photo when null).
+   */
+  compareChanges(task: ChangesTask, signal?: AbortSignal): Promise<PhotoComparison>;
   close(): Promise<void>;
 }

@@ -18,6 +18,8 @@ export interface ClientsTable {
   /** The secret before the last rotation, encrypted; it also signs until `..._until`. */
   webhook_secret_previous_enc: string | null;
   webhook_secret_previous_until: number | null;
+  /** 1: a new inspection of a known vehicle is compared with its latest one (docs/vehicles.md). */
+  auto_compare: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -138,8 +140,30 @@ export interface InspectionsTable {
   /** A reviewer's decision on the latest reviewed version; null until reviewed. */
   review_decision: Generated<'accepted' | 'rejected' | null>;
   reviewed_at: Generated<number | null>;
+  /** The vehicle it shows, set when its analysis completes (docs/vehicles.md); null when unknown. */
+  vehicle_id: Generated<string | null>;
+  /** The inspection the client asked to compare it with (`compare_with`), checked to be its own. */
+  compare_with: Generated<string | null>;
   created_at: number;
   updated_at: number;
+}
+
+/** A vehicle of one client (docs/vehicles.md): the VIN and plate it was last seen with. */
+export interface VehiclesTable {
+  id: string;
+  client_id: string;
+  vin: string | null;
+  plate: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** What finds a vehicle: its VIN, or a normalised plate it has carried. One vehicle per key. */
+export interface VehicleKeysTable {
+  client_id: string;
+  kind: 'vin' | 'plate';
+  value: string;
+  vehicle_id: string;
 }
 
 /** Every version of an inspection's result, the latest also in `inspections.result`. */
@@ -292,6 +316,8 @@ export interface LinksTable {
   expires_at: number;
   opened_at: number | null;
   submitted_at: number | null;
+  /** `compare_with` of the link request: passed on to the inspection the link submits. */
+  compare_with: Generated<string | null>;
   created_at: number;
 }
 
@@ -413,6 +439,8 @@ export interface Tables {
   inspection_facts: InspectionFactsTable;
   share_links: ShareLinksTable;
   password_links: PasswordLinksTable;
+  vehicles: VehiclesTable;
+  vehicle_keys: VehicleKeysTable;
 }
 
 export type Db = Kysely<Tables>;
@@ -425,6 +453,7 @@ export type PersonaRow = Selectable<PersonasTable>;
 export type PortalUserRow = Selectable<PortalUsersTable>;
 export type InspectionRow = Selectable<InspectionsTable>;
 export type MediaRow = Selectable<MediaTable>;
+export type VehicleRow = Selectable<VehiclesTable>;
 export type JobRow = Selectable<JobsTable>;
 export type WebhookMessageRow = Selectable<WebhookMessagesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -26,6 +26,8 @@ export interface InspectionFields {
   email_id?: string | undefined;
   inputMetaData?: Record<string, unknown> | undefined;
   original_pair_Id?: string[] | undefined;
+  /** An inspection of the same client, already checked (docs/vehicles.md). */
+  compare_with?: string | undefined;
 }
 
 /** One stored media object of the inspection, in its position order. */
@@ -71,6 +73,7 @@ export async function recordInspection(
       email_id: fields.email_id ?? null,
       input_metadata: json(fields.inputMetaData),
       original_pair_ids: json(fields.original_pair_Id),
+      compare_with: fields.compare_with ?? null,
       result: null,
       created_at: now,
       updated_at: now,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { DamageModelSettings, OutboundSettings } from '../config.js';
+import type { PhotoComparison } from '../domain/result/changes-part.js';
 import type { AnalysisPool, MediaAnalysis, MediaTask } from '../ports/analysis-pool.js';
 import type { ThreadTask } from './analysis-thread.js';
 
@@ -43,6 +44,7 @@ export function createAnalysisPool(settings: ThreadSettings, opts: { threads?: n
     analyseMedia: (task: MediaTask, signal?: AbortSignal) =>
       run<MediaAnalysis>({ type: 'media', task }, signal),
     comparePair: (a, b, signal) => run<unknown>({ type: 'pair', a, b }, signal),
+    compareChanges: (task, signal) => run<PhotoComparison>({ type: 'changes', task }, signal),
     // Gracefully: the threads finish the tasks they run (destroy() would terminate them mid-model).
     close: () => pool.close(),
   };

@@ -11,14 +11,21 @@ import { qualityAnalyzer } from '../analyzers/quality.js';
 import { textAnalyzer } from '../analyzers/text.js';
 import { vehicleAnalyzer } from '../analyzers/vehicle.js';
 import type { PairPart } from '../domain/result/video-pair-parts.js';
-import type { MediaAnalysis, MediaTask } from '../ports/analysis-pool.js';
+import type { Comparison } from '../analyzers/changes/compare.js';
+import type { ChangesTask, MediaAnalysis, MediaTask } from '../ports/analysis-pool.js';
 import type { DamageModel } from '../ports/damage-model.js';
-import { analyseMedia, compareMediaPair, type MediaAnalyzers } from '../services/analysis/analyse-media.js';
+import {
+  analyseMedia,
+  compareChanges,
+  compareMediaPair,
+  type MediaAnalyzers,
+} from '../services/analysis/analyse-media.js';
 import type { ThreadSettings } from './analysis-pool.js';
 
 export type ThreadTask =
   | { type: 'media'; task: MediaTask }
-  | { type: 'pair'; a: { path: string; mime: string }; b: { path: string; mime: string } };
+  | { type: 'pair'; a: { path: string; mime: string }; b: { path: string; mime: string } }
+  | { type: 'changes'; task: ChangesTask };
 
 const settings = workerData as ThreadSettings;
 let analyzers: Promise<MediaAnalyzers> | undefined;
@@ -47,7 +54,8 @@ async function loadDamageModel(): Promise<DamageModel | undefined> {
   }
 }
 
-export default async function run(job: ThreadTask): Promise<MediaAnalysis | PairPart> {
+export default async function run(job: ThreadTask): Promise<MediaAnalysis | PairPart | Comparison> {
   if (job.type === 'pair') return compareMediaPair(job.a, job.b);
+  if (job.type === 'changes') return compareChanges(job.task);
   return analyseMedia(await loadAnalyzers(), job.task);
 }

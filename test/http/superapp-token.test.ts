@@ -150,6 +150,44 @@ describe.each(BACKENDS)('POST /superappToken on %s', (backend) => {
     expect(response.json()).toEqual({ status: 'false', message: 'inputMetaData is invalid' });
   });
 
+  it("keeps compare_with on the link, and refuses another client's inspection exactly like an unknown one", async () => {
+    const other = await t.newClient();
+    const now = Date.now();
+    const inspection = (id: string, clientId: string) => ({
+      id,
+      client_id: clientId,
+      case_id: 'earlier',
+      source: 'file' as const,
+      status: 'completed' as const,
+      callback_url: null,
+      agent_id: null,
+      agent_name: null,
+      email_id: null,
+      input_metadata: null,
+      original_pair_ids: null,
+      result: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await t.deps.db
+      .insertInto('inspections')
+      .values([inspection(`own-${backend}`, client.id), inspection(`theirs-${backend}`, other.id)])
+      .execute();
+    const own = await generate({ apiKey: client.apiKey, personaId, compare_with: `own-${backend}` });
+    expect(own.statusCode).toBe(200);
+    const link = await t.deps.db
+      .selectFrom('links')
+      .select('compare_with')
+      .where('token_hash', '=', hashLinkToken(own.json<{ token: string }>().token))
+      .executeTakeFirstOrThrow();
+    expect(link.compare_with).toBe(`own-${backend}`);
+    const theirs = await generate({ apiKey: client.apiKey, personaId, compare_with: `theirs-${backend}` });
+    const unknown = await generate({ apiKey: client.apiKey, personaId, compare_with: 'no-such-inspection' });
+    expect([theirs.statusCode, unknown.statusCode]).toEqual([400, 400]);
+    expect(theirs.json()).toEqual({ status: 'false', message: 'compare_with is invalid' });
+    expect(unknown.body).toBe(theirs.body);
+  });
+
   it('writes link messages to the outbox with the link, in the same transaction', async () => {
     const response = await generate({
       apiKey: client.apiKey,

@@ -50,6 +50,18 @@ const CHANGED_ABOVE = 20;
 const MIN_REGION_SHARE = 0.002;
 const MAX_REGIONS = 8;
 
+/** `box` grown by `share` of its size on every side, within the image. */
+export function grownBox(box: FractionBox, share: number): FractionBox {
+  const x = Math.max(0, box.x - box.width * share);
+  const y = Math.max(0, box.y - box.height * share);
+  return {
+    x,
+    y,
+    width: Math.min(1, box.x + box.width * (1 + share)) - x,
+    height: Math.min(1, box.y + box.height * (1 + share)) - y,
+  };
+}
+
 /**
  * The changes from `before` to `after` (raw RGB previews), looked for inside `vehicle` (a box in
  * `after`, fractions; the whole photo when absent).

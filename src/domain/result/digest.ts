@@ -18,6 +18,8 @@ export const SEARCH_FLAGS = [
   'odometer_mismatch',
   'no_vehicle',
   'damage',
+  'possible_new_damage',
+  'odometer_rollback',
   'picked_from_gallery',
   'captured_far_from_others',
   'undecodable',

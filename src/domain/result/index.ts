@@ -2,6 +2,7 @@
 // result the pipeline stores (tests), and is served as JSON Schema at /schemas/inspection-result.json.
 import { Type, type Static } from '@sinclair/typebox';
 import { CapturePart } from './capture-part.js';
+import { ChangesPart, ComparisonSummary } from './changes-part.js';
 import { DamagePart } from './damage-part.js';
 import { TextPart, VehiclesPart } from './detection-parts.js';
 import { ExifPart, FingerprintPart, QualityPart } from './image-parts.js';
@@ -17,6 +18,7 @@ export const MediaAnalysisParts = Type.Object(
     text: Type.Optional(TextPart),
     damage: Type.Optional(DamagePart),
     video: Type.Optional(VideoPart),
+    changes: Type.Optional(ChangesPart),
   },
   {
     additionalProperties: false,
@@ -65,7 +67,7 @@ export const MediaResult = Type.Object({
   errors: Type.Array(Type.Object({ analyzer: Type.String(), message: Type.String() })),
   flags: Type.Array(Type.String(), {
     description:
-      'undecodable, blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, odometer_mismatch, reused, damage, picked_from_gallery, captured_far_from_others',
+      'undecodable, blurry, dark, overexposed, low_resolution, edited, no_vehicle, plate_mismatch, vin_mismatch, odometer_mismatch, reused, damage, picked_from_gallery, captured_far_from_others, possible_new_damage, odometer_rollback',
   }),
 });
 
@@ -102,6 +104,18 @@ export const InspectionResult = Type.Object(
         media_ids: Type.Array(Type.String(), { minItems: 2, maxItems: 2 }),
         comparison: Type.Optional(PairPart),
         error: Type.Optional(Nullable(Type.String())),
+      }),
+    ),
+    vehicle_id: Type.Optional(
+      Nullable(Type.String(), {
+        description:
+          'The vehicle the inspection was attached to (`GET /api/vehicles/{id}`), found by its VIN or plate; null when neither is known (docs/vehicles.md).',
+      }),
+    ),
+    comparison: Type.Optional(
+      Nullable(ComparisonSummary, {
+        description:
+          'The comparison with an earlier inspection of the same vehicle; null when there was none to compare with (docs/vehicles.md). Absent from results analysed before comparisons.',
       }),
     ),
     review: Type.Optional(ReviewPart),

@@ -15,6 +15,9 @@ const TokenRequest = Type.Object({
   personaId: Type.Integer({ description: "The flow the link opens (a persona of the key's client)." }),
   clientId: text("The key's client id; a different one is refused."),
   caseId: text("Becomes the inspection's `case_id`."),
+  compare_with: text(
+    "An earlier inspection of the client (its `inspection_id`) to compare the link's inspection with; by default a known vehicle's latest (docs/vehicles.md).",
+  ),
   userDetails: Type.Optional(
     Type.Object({
       phone: text('E.164 (`+<country code><number>`): the link is sent by SMS.'),

@@ -14,6 +14,9 @@ import { storeResultVersion } from '../results/store-result.js';
 import { emitEvent, type EmitDeps } from '../webhooks/events.js';
 import { buildResult, type AnalysedMedia } from './result-builder.js';
 import { findReuse, saveFingerprints } from './reuse.js';
+import { compareWithPrevious, previousInspectionOf } from './compare-previous.js';
+import { vehicleKeysOf } from '../vehicles/keys.js';
+import { attachVehicle } from '../vehicles/vehicles.js';
 
 export interface AnalysisDeps {
   db: Db;
@@ -83,12 +86,18 @@ export async function analyseInspection(
       deps.fingerprint.distance,
     );
     const pairs = await comparePairs(deps, media, files, signal);
+    const keys = vehicleKeysOf(inputMetaData, analysed.map(readingsOf));
+    const previous = await previousInspectionOf(deps.db, inspection, keys);
+    const comparison = previous
+      ? await compareWithPrevious(deps, { inspection, previous, media: analysed, files, workDir }, signal)
+      : null;
 
     const result = buildResult({
       inspection,
       media: analysed,
       reuse,
       pairs,
+      comparison,
       version: inspection.result_version + 1,
       analysedAt: deps.now(),
     });
@@ -99,6 +108,12 @@ export async function analyseInspection(
       now: deps.now(),
     });
     await inTransaction(deps.db, async (trx) => {
+      result.vehicle_id = await attachVehicle(trx, {
+        clientId: inspection.client_id,
+        inspectionId,
+        keys,
+        now: deps.now(),
+      });
       await storeResultVersion(trx, {
         inspection,
         result,
@@ -219,6 +234,11 @@ async function comparePairs(
   }
   return pairs;
 }
+
+/** A media item's text readings, as the vehicle's keys are taken from them. */
+const readingsOf = (item: AnalysedMedia) => ({
+  analysis: item.analysis.kind === 'image' ? item.analysis.parts : {},
+});
 
 function dhashOf(parts: Record<string, unknown>): string | undefined {
   const fingerprint = parts.fingerprint as { dhash?: unknown } | undefined;

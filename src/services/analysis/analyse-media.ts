@@ -2,12 +2,14 @@
 // every analyzer; a video is probed, its keyframes extracted and each analysed as an image. Returns
 // plain data (it crosses back from the thread).
 import type { ImageAnalyzer } from '../../analyzers/analyzer.js';
+import { comparePhotos, grownBox, type Comparison } from '../../analyzers/changes/compare.js';
 import { comparePair } from '../../analyzers/pair.js';
 import { ImageDecodeError, makeThumbnail, prepareImage } from '../../analyzers/prepare.js';
 import { extractKeyframes, MediaToolError, probeVideo } from '../../analyzers/video.js';
 import type { PairPart } from '../../domain/result/video-pair-parts.js';
 import type {
   AnalyzerRun,
+  ChangesTask,
   ImageAnalysis,
   MediaAnalysis,
   MediaTask,
@@ -51,6 +53,25 @@ function undecodable(reason: string, ms: number): UndecodableMedia {
     runs: [{ name: 'decode', version: '1', status: 'error', ms: Math.round(ms), error: reason }],
   };
 }
+
+/**
+ * New damage between an earlier inspection's photo and this one's (docs/vehicles.md): both decoded to
+ * their previews, the vehicle's box grown a little so that its outline is inside.
+ */
+export async function compareChanges(task: ChangesTask): Promise<Comparison> {
+  const [before, after] = await Promise.all([
+    prepareImage(task.before.path, task.before.mime),
+    prepareImage(task.after.path, task.after.mime),
+  ]);
+  return comparePhotos(
+    before.preview,
+    after.preview,
+    task.vehicle ? grownBox(task.vehicle, VEHICLE_MARGIN) : undefined,
+  );
+}
+
+/** The vehicle detector's box is tight: the comparison looks a little beyond it (a share of its size). */
+const VEHICLE_MARGIN = 0.05;
 
 /** Before/after comparison of two photos. */
 export async function compareMediaPair(

@@ -88,6 +88,8 @@ describe('capture flags in the result', () => {
     digest: null,
     review_decision: null,
     reviewed_at: null,
+    vehicle_id: null,
+    compare_with: null,
     created_at: 0,
     updated_at: 0,
   });
@@ -117,6 +119,7 @@ describe('capture flags in the result', () => {
       media: media.map(analysed),
       reuse: new Map(),
       pairs: [],
+      comparison: null,
       version: 1,
       analysedAt: 0,
     });
@@ -146,5 +149,109 @@ describe('capture flags in the result', () => {
     const result = build('file', rows(null, null));
     expect(result.media.every((m) => !('capture' in m))).toBe(true);
     expect(Value.Check(InspectionResult, result)).toBe(true);
+  });
+});
+
+describe('comparison flags in the result', () => {
+  const row = (id: string, position: number): MediaRow => ({
+    id,
+    inspection_id: 'i2',
+    client_id: 'c1',
+    position,
+    kind: 'image',
+    pair_index: null,
+    pair_member: null,
+    original_id: null,
+    source_url: null,
+    storage_key: `k${position}`,
+    sha256: 'b'.repeat(64),
+    bytes: 1,
+    mime: 'image/jpeg',
+    capture_metadata: null,
+    created_at: 0,
+  });
+  const odometer = { read: 41_000, unit: 'km', expected: null, match: null, confidence: 0.9 };
+  const text = (withOdometer: boolean) => ({
+    plate: { read: null, expected: null, match: null, confidence: null },
+    vin: { read: null, expected: null, match: null, confidence: null, check_digit_valid: null },
+    ...(withOdometer && { odometer }),
+    flags: [],
+  });
+  const build = (previousOdometer: number) =>
+    buildResult({
+      inspection: {
+        id: 'i2',
+        client_id: 'c1',
+        case_id: 'CASE',
+        source: 'file',
+        status: 'processing',
+        callback_url: null,
+        agent_id: null,
+        agent_name: null,
+        email_id: null,
+        input_metadata: null,
+        original_pair_ids: null,
+        result: null,
+        result_version: 0,
+        digest: null,
+        review_decision: null,
+        reviewed_at: null,
+        vehicle_id: null,
+        compare_with: 'i1',
+        created_at: 0,
+        updated_at: 0,
+      },
+      media: ['m1', 'm2', 'm3'].map((id, i) => ({
+        row: row(id, i),
+        analysis: {
+          kind: 'image' as const,
+          width: 100,
+          height: 100,
+          parts: { text: text(id === 'm3') },
+          runs: [],
+          thumbnail: null,
+        },
+        thumbnailKey: null,
+      })),
+      reuse: new Map(),
+      pairs: [],
+      comparison: {
+        changes: new Map([
+          [
+            'm1',
+            {
+              status: 'compared',
+              previous_inspection_id: 'i1',
+              previous_media_id: 'p1',
+              regions: [{ box: { x: 0.2, y: 0.3, width: 0.1, height: 0.1 }, score: 0.6 }],
+            },
+          ],
+          ['m2', { status: 'compared', previous_inspection_id: 'i1', previous_media_id: 'p2', regions: [] }],
+        ]),
+        summary: {
+          previous_inspection_id: 'i1',
+          basis: 'compare_with',
+          pairs: 2,
+          compared: 2,
+          not_aligned: 0,
+          no_counterpart: 1,
+          regions: 1,
+          odometer: { previous: previousOdometer, current: 41_000, unit: 'km' },
+        },
+      },
+      version: 1,
+      analysedAt: 0,
+    });
+
+  it('flags possible_new_damage where regions changed, and odometer_rollback where a lower reading was read', () => {
+    const result = build(45_000);
+    expect([...Value.Errors(InspectionResult, result)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
+    expect(result.media.map((m) => m.flags)).toEqual([['possible_new_damage'], [], ['odometer_rollback']]);
+    expect(result.comparison?.previous_inspection_id).toBe('i1');
+    expect(result.media[0]?.analysis.changes?.regions).toHaveLength(1);
+  });
+
+  it('does not flag a higher reading', () => {
+    expect(build(40_000).summary.flags).toEqual(['possible_new_damage']);
   });
 });

@@ -8,6 +8,8 @@ import type { MediaAnalysis } from '../../ports/analysis-pool.js';
 import type { AnalyzerRun } from '../../ports/analysis-pool.js';
 import { captureParts, FAR_FROM_OTHERS_METRES } from './capture-parts.js';
 import type { ReuseMatch } from './reuse.js';
+import type { PreviousComparison } from './compare-previous.js';
+import type { ChangesPart, ComparisonSummary } from '../../domain/result/changes-part.js';
 
 export interface AnalysedMedia {
   row: MediaRow;
@@ -27,6 +29,8 @@ export function buildResult(input: {
   media: AnalysedMedia[];
   reuse: Map<string, ReuseMatch[]>;
   pairs: PairComparison[];
+  /** The comparison with an earlier inspection of the vehicle; null when there was none. */
+  comparison: PreviousComparison | null;
   version: number;
   analysedAt: number;
 }): InspectionResult {
@@ -36,8 +40,12 @@ export function buildResult(input: {
     inspection.source === 'link'
       ? captureParts(input.media.map((m) => m.row))
       : new Map<string, CapturePart>();
+  const rollback = isRollback(input.comparison?.summary.odometer ?? null);
   const media = input.media.map((m) =>
-    mediaResult(m, input.reuse.get(m.row.id) ?? [], captures.get(m.row.id)),
+    mediaResult(m, input.reuse.get(m.row.id) ?? [], captures.get(m.row.id), {
+      changes: input.comparison?.changes.get(m.row.id),
+      rollback,
+    }),
   );
   return {
     inspection_id: inspection.id,
@@ -60,13 +68,24 @@ export function buildResult(input: {
       media_ids: p.media_ids,
       ...(p.comparison === null ? { error: p.error } : { comparison: p.comparison as PairPart }),
     })),
+    vehicle_id: null,
+    comparison: input.comparison?.summary ?? null,
     summary: summaryOf(media),
   };
 }
 
 type MediaResult = InspectionResult['media'][number];
 
-function mediaResult(m: AnalysedMedia, matches: ReuseMatch[], capture: CapturePart | undefined): MediaResult {
+/** A lower odometer than at the previous inspection: wound back, or another vehicle. */
+const isRollback = (odometer: ComparisonSummary['odometer']) =>
+  odometer !== null && odometer.current < odometer.previous;
+
+function mediaResult(
+  m: AnalysedMedia,
+  matches: ReuseMatch[],
+  capture: CapturePart | undefined,
+  since: { changes: ChangesPart | undefined; rollback: boolean },
+): MediaResult {
   const { row, analysis } = m;
   const errors = runsOf(analysis)
     .filter((r) => r.status !== 'ok')
@@ -78,6 +97,7 @@ function mediaResult(m: AnalysedMedia, matches: ReuseMatch[], capture: CapturePa
         ? { video: analysis.video }
         : {};
   if (parts.fingerprint) parts.fingerprint = { ...parts.fingerprint, matches };
+  if (since.changes) parts.changes = since.changes;
   return {
     id: row.id,
     position: row.position,
@@ -101,6 +121,7 @@ function mediaResult(m: AnalysedMedia, matches: ReuseMatch[], capture: CapturePa
       ...(analysis.kind === 'undecodable' ? ['undecodable'] : []),
       ...flagsOf(parts, matches),
       ...captureFlagsOf(capture),
+      ...(since.rollback && readsOdometer(parts) ? ['odometer_rollback'] : []),
     ],
   };
 }
@@ -133,8 +154,13 @@ function flagsOf(parts: Record<string, unknown>, matches: ReuseMatch[]): string[
   flags.push(...((parts.text as { flags?: string[] } | undefined)?.flags ?? []));
   if (matches.length > 0) flags.push('reused');
   if (damageCount(parts) > 0) flags.push('damage');
+  if (((parts.changes as ChangesPart | undefined)?.regions.length ?? 0) > 0)
+    flags.push('possible_new_damage');
   return flags;
 }
+
+const readsOdometer = (parts: Record<string, unknown>) =>
+  typeof (parts.text as { odometer?: { read?: unknown } } | undefined)?.odometer?.read === 'number';
 
 const runsOf = (analysis: MediaAnalysis): AnalyzerRun[] => analysis.runs;
 

@@ -26,6 +26,8 @@ export interface ClientSettings {
   linkTtlSeconds?: number;
   /** Event types the client's webhook receives; null or absent means all. */
   webhookEvents?: string[] | null;
+  /** Compare a new inspection of a known vehicle with its latest (docs/vehicles.md); on by default. */
+  autoCompare?: boolean;
 }
 
 export interface CreatedClient {
@@ -53,6 +55,7 @@ export const clientSettingsOf = (row: ClientRow) => ({
   service_window: row.service_window,
   timezone: row.timezone,
   link_ttl_seconds: row.link_ttl_seconds,
+  auto_compare: row.auto_compare === 1,
 });
 
 const clientObject = (id: string) => ({ type: 'client', id });
@@ -78,6 +81,7 @@ export async function createClient(
     webhook_events: settings.webhookEvents ? JSON.stringify(settings.webhookEvents) : null,
     webhook_secret_previous_enc: null,
     webhook_secret_previous_until: null,
+    auto_compare: settings.autoCompare === false ? 0 : 1,
     created_at: now,
     updated_at: now,
   };
@@ -111,6 +115,7 @@ export async function updateClient(
     ...(settings.serviceWindow !== undefined && { service_window: settings.serviceWindow }),
     ...(settings.timezone !== undefined && { timezone: settings.timezone }),
     ...(settings.linkTtlSeconds !== undefined && { link_ttl_seconds: settings.linkTtlSeconds }),
+    ...(settings.autoCompare !== undefined && { auto_compare: settings.autoCompare ? 1 : 0 }),
     ...(settings.webhookEvents !== undefined && {
       webhook_events: settings.webhookEvents === null ? null : JSON.stringify(settings.webhookEvents),
     }),

@@ -51,6 +51,10 @@ export const ClientView = Type.Object({
   service_window: Nullable(Type.String(), { description: 'Hours of service; null: always.' }),
   timezone: Type.String({ description: 'IANA time zone the service window is read in.' }),
   link_ttl_seconds: Type.Integer({ description: 'How long an inspection link stays valid.' }),
+  auto_compare: Type.Boolean({
+    description:
+      "A new inspection of a known vehicle is compared with the vehicle's latest (docs/vehicles.md).",
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   keys: Type.Array(ClientKey, { description: 'Live API keys, oldest first (prefixes only).' }),
@@ -163,6 +167,7 @@ export interface SettingsBody {
   service_window?: string | null;
   timezone?: string;
   link_ttl_seconds?: number;
+  auto_compare?: boolean;
 }
 
 /** Settings only an operator changes: what the client is sold and when it is served. */
@@ -180,6 +185,7 @@ export function settingsOf(caller: Pick<PortalCaller, 'role'>, body: SettingsBod
     ...(body.service_window !== undefined && { serviceWindow: body.service_window?.trim() || null }),
     ...(body.timezone !== undefined && { timezone: body.timezone }),
     ...(body.link_ttl_seconds !== undefined && { linkTtlSeconds: body.link_ttl_seconds }),
+    ...(body.auto_compare !== undefined && { autoCompare: body.auto_compare }),
   };
 }
 

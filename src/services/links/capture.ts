@@ -171,6 +171,7 @@ export async function submitLink(deps: CaptureDeps, open: OpenLink): Promise<Sta
       fields: {
         session: link.id,
         case_id: caseId,
+        compare_with: link.compare_with ?? undefined,
         inputMetaData:
           link.input_metadata === null
             ? undefined

@@ -60,6 +60,16 @@ export async function createLink(
     .where('client_id', '=', client.id)
     .executeTakeFirst();
   if (!persona) throw new AppError('LINK_INVALID_PERSONA');
+  // Another client's inspection is answered exactly like an unknown one (docs/vehicles.md).
+  if (fields.compareWith !== undefined) {
+    const known = await deps.db
+      .selectFrom('inspections')
+      .select('id')
+      .where('id', '=', fields.compareWith)
+      .where('client_id', '=', client.id)
+      .executeTakeFirst();
+    if (!known) throw new AppError('LINK_INVALID_FIELD', { params: { field: 'compare_with' } });
+  }
 
   return inTransaction(deps.db, async (trx) => {
     const created = await openLink(trx, deps, {
@@ -67,6 +77,7 @@ export async function createLink(
       personaId: persona.id,
       caseId: fields.caseId,
       inputMetaData: fields.inputMetaData,
+      compareWith: fields.compareWith,
       now,
     });
     if (fields.phone !== undefined || fields.email !== undefined)
@@ -101,6 +112,7 @@ export async function openLink(
     personaId: number;
     caseId: string | undefined;
     inputMetaData: unknown;
+    compareWith?: string | undefined;
     now: number;
   },
 ): Promise<CreatedLink> {
@@ -116,6 +128,7 @@ export async function openLink(
     expires_at: input.now + input.client.link_ttl_seconds * 1000,
     opened_at: null,
     submitted_at: null,
+    compare_with: input.compareWith ?? null,
     created_at: input.now,
   };
   await trx.insertInto('links').values(link).execute();

@@ -10,6 +10,8 @@ export interface LinkRequest {
   phone: string | undefined;
   email: string | undefined;
   inputMetaData: Record<string, unknown> | undefined;
+  /** An inspection id the link's inspection is compared with; checked against the client by the caller. */
+  compareWith: string | undefined;
 }
 
 type Body = Record<string, unknown>;
@@ -53,6 +55,7 @@ export function parseLinkRequest(body: unknown, keyClientId: string): LinkReques
     phone,
     email,
     inputMetaData: isObject(meta) ? meta : undefined,
+    compareWith: optionalText(fields, 'compare_with'),
   };
 }
 

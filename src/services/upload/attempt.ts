@@ -120,6 +120,21 @@ export class UploadAttempt {
     this.admittedCallback = callbackUrl;
   }
 
+  /**
+   * `compare_with` (docs/vehicles.md#which-inspection-is-compared): an inspection of this client. Another
+   * client's inspection is answered exactly like an unknown one, so that ids cannot be probed.
+   */
+  async checkCompareWith(inspectionId: string | undefined): Promise<void> {
+    if (inspectionId === undefined) return;
+    const known = await this.deps.db
+      .selectFrom('inspections')
+      .select('id')
+      .where('id', '=', inspectionId)
+      .where('client_id', '=', this.client.id)
+      .executeTakeFirst();
+    if (!known) throw new AppError('UPLOAD_INVALID_FIELD', { params: { field: 'compare_with' } });
+  }
+
   /** Publishes the staged media and writes inspection, media and job in one transaction. */
   async accept(fields: InspectionFields): Promise<UploadAccepted> {
     await this.claimSession(fields.session);

@@ -22,6 +22,14 @@ const common = {
   agent_id: Type.Optional(Text('Agent id.')),
   agent_name: Type.Optional(Text('Agent name.')),
   email_id: Type.Optional(Text('E-mail address the report is sent to.', 320)),
+  compare_with: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description:
+        "An earlier inspection of the client (its `inspection_id`) to compare this one with; by default a known vehicle's latest inspection (docs/vehicles.md).",
+    }),
+  ),
 };
 
 export const UrlsUploadBody = Type.Object(

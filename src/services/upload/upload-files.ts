@@ -60,5 +60,6 @@ export async function uploadFiles(
 async function checkFileFields(fields: Record<string, unknown>, attempt: UploadAttempt): Promise<FileUpload> {
   const checked = checkFields(FileUploadFields, fields);
   await attempt.checkCallback(checked.callback_url);
+  await attempt.checkCompareWith(checked.compare_with);
   return checked;
 }

@@ -18,6 +18,7 @@ export async function uploadUrls(
       throw new AppError('UPLOAD_UNSUPPORTED_MEDIA');
     const fields = checkFields(UrlsUploadBody, body as Record<string, unknown>);
     await attempt.checkCallback(fields.callback_url);
+    await attempt.checkCompareWith(fields.compare_with);
     const items = planUrlItems(fields);
     await attempt.claimSession(fields.session);
     precheckUrlItems(items, attempt.intake);

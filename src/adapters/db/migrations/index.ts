@@ -14,6 +14,7 @@ import { auditLog } from './0011-audit-log.js';
 import { clientDeliveries } from './0012-client-deliveries.js';
 import { personaLogos } from './0013-persona-logos.js';
 import { passwordLinks } from './0014-password-links.js';
+import { vehicles } from './0015-vehicles.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -34,6 +35,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0012-client-deliveries': clientDeliveries(),
         '0013-persona-logos': personaLogos(),
         '0014-password-links': passwordLinks(dialect),
+        '0015-vehicles': vehicles(),
       }),
   };
 }

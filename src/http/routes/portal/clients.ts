@@ -56,6 +56,9 @@ const settingFields = {
   }),
   timezone: Type.String({ minLength: 1, maxLength: 64, description: 'Operators only. IANA name.' }),
   link_ttl_seconds: Type.Integer({ minimum: 60, maximum: 365 * 24 * 3600 }),
+  auto_compare: Type.Boolean({
+    description: "Compare a new inspection of a known vehicle with the vehicle's latest (docs/vehicles.md).",
+  }),
 };
 const Settings = Type.Object(settingFields);
 const NewClientBody = Type.Composite([Type.Partial(Settings), Type.Pick(Settings, ['name'])], {

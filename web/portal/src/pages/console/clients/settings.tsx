@@ -26,6 +26,7 @@ export function Settings({ client, onChange }: ClientTabProps) {
       const saved = await patchClient(client.id, {
         name: text('name'),
         link_ttl_seconds: Math.round(Number(text('link_ttl_hours')) * 3600),
+        auto_compare: form.get('auto_compare') === 'on',
         ...(limits && {
           quota_per_hour: Number(text('quota_per_hour')),
           service_window: text('service_window') || null,
@@ -58,6 +59,16 @@ export function Settings({ client, onChange }: ClientTabProps) {
           defaultValue={String(client.link_ttl_seconds / 3600)}
         />
         <span class="muted small">A link sent to a customer stops working after this time.</span>
+      </div>
+      <div class="field">
+        <label class="check">
+          <input type="checkbox" name="auto_compare" defaultChecked={client.auto_compare} />
+          Compare each inspection with the vehicle's previous one
+        </label>
+        <span class="muted small">
+          Photos are matched with the last inspection of the same VIN or plate, and what changed on the
+          vehicle is marked as possible new damage for a person to confirm.
+        </span>
       </div>
       {limits ? (
         <>

@@ -1,0 +1,101 @@
+// GET /api/vehicles and GET /api/vehicles/{id} (docs/vehicles.md#the-api): a client's vehicles and each
+// one's history of inspections, for the client whose API key is in `x-api-key`. Another client's vehicle
+// is answered as unknown.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../domain/errors.js';
+import { Nullable } from '../../domain/schema.js';
+import { listVehicles, vehicleHistory } from '../../services/vehicles/vehicles.js';
+import { callerClient } from '../plugins/auth.js';
+
+const tags = ['Vehicles'];
+
+const VehicleSummary = Type.Object({
+  id: Type.String(),
+  vin: Nullable(Type.String(), { description: 'The VIN it was last seen with, normalised.' }),
+  plate: Nullable(Type.String(), { description: 'The plate it was last seen with, normalised.' }),
+  inspections: Type.Integer({ description: 'Completed inspections attached to it.' }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+const VehicleView = Type.Composite([
+  VehicleSummary,
+  Type.Object({
+    keys: Type.Array(
+      Type.Object({ kind: Type.Union([Type.Literal('vin'), Type.Literal('plate')]), value: Type.String() }),
+      { description: 'Every VIN and plate that finds this vehicle (a merge keeps both plates).' },
+    ),
+    history: Type.Array(
+      Type.Object({
+        inspection_id: Type.String(),
+        case_id: Type.String(),
+        created_at: Type.String({ format: 'date-time' }),
+        status: Type.String(),
+        odometer: Nullable(
+          Type.Object({
+            read: Type.Integer(),
+            unit: Nullable(Type.Union([Type.Literal('km'), Type.Literal('mi')])),
+          }),
+          { description: 'The odometer read on its photos, if any.' },
+        ),
+        possible_new_damage: Type.Boolean(),
+        odometer_rollback: Type.Boolean(),
+        compared_with: Nullable(Type.String(), { description: 'The inspection it was compared with.' }),
+      }),
+      { description: 'Its inspections, oldest first.' },
+    ),
+  }),
+]);
+
+export const vehicleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/api/vehicles',
+    {
+      config: { auth: 'apiKey' },
+      schema: {
+        tags,
+        summary: "The client's vehicles, last seen first",
+        querystring: Type.Object({
+          search: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 64,
+              description: 'A VIN or plate, any case or separators.',
+            }),
+          ),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+        }),
+        response: { 200: Type.Object({ vehicles: Type.Array(VehicleSummary) }) },
+      },
+    },
+    async (request) => ({
+      vehicles: await listVehicles(deps.db, {
+        clientId: callerClient(request).id,
+        search: request.query.search,
+        limit: request.query.limit ?? 100,
+      }),
+    }),
+  );
+  app.get(
+    '/api/vehicles/:id',
+    {
+      config: { auth: 'apiKey' },
+      schema: {
+        tags,
+        summary: 'A vehicle and its inspections',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) }),
+        response: { 200: VehicleView },
+      },
+    },
+    async (request) => {
+      const vehicle = await vehicleHistory(deps.db, {
+        clientId: callerClient(request).id,
+        vehicleId: request.params.id,
+      });
+      if (!vehicle) throw new AppError('NOT_FOUND');
+      return vehicle;
+    },
+  );
+};

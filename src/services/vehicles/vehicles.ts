@@ -1,0 +1,280 @@
+// A client's vehicles (docs/vehicles.md): found by their keys (VIN, plates), attached to each completed
+// inspection, listed with their history, and merged when one vehicle was known under two keys (a plate
+// changed). Every query names the client.
+import crypto from 'node:crypto';
+import type { Db, VehicleRow } from '../../ports/database.js';
+import type { VehicleKeys } from './keys.js';
+
+/** The vehicle one of the keys finds: the VIN first, then the plate. */
+export async function findVehicle(db: Db, clientId: string, keys: VehicleKeys): Promise<string | null> {
+  for (const [kind, value] of [
+    ['vin', keys.vin],
+    ['plate', keys.plate],
+  ] as const) {
+    if (value === null) continue;
+    const found = await db
+      .selectFrom('vehicle_keys')
+      .select('vehicle_id')
+      .where('client_id', '=', clientId)
+      .where('kind', '=', kind)
+      .where('value', '=', value)
+      .executeTakeFirst();
+    if (found) return found.vehicle_id;
+  }
+  return null;
+}
+
+/**
+ * Attaches the inspection to its vehicle, created when none is known, and records keys the vehicle did
+ * not have yet (a key another vehicle holds stays with it). Returns the vehicle id, or null when the
+ * inspection names no vehicle. In the caller's transaction: run twice, it attaches to the same vehicle.
+ */
+export async function attachVehicle(
+  trx: Db,
+  input: { clientId: string; inspectionId: string; keys: VehicleKeys; now: number },
+): Promise<string | null> {
+  const { clientId, keys, now } = input;
+  if (keys.vin === null && keys.plate === null) return null;
+  let vehicleId = await findVehicle(trx, clientId, keys);
+  if (vehicleId === null) {
+    vehicleId = crypto.randomUUID();
+    await trx
+      .insertInto('vehicles')
+      .values({
+        id: vehicleId,
+        client_id: clientId,
+        vin: keys.vin,
+        plate: keys.plate,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  } else {
+    const seen = {
+      updated_at: now,
+      ...(keys.vin && { vin: keys.vin }),
+      ...(keys.plate && { plate: keys.plate }),
+    };
+    await trx
+      .updateTable('vehicles')
+      .set(seen)
+      .where('id', '=', vehicleId)
+      .where('client_id', '=', clientId)
+      .execute();
+  }
+  for (const [kind, value] of [
+    ['vin', keys.vin],
+    ['plate', keys.plate],
+  ] as const)
+    if (value !== null)
+      await trx
+        .insertInto('vehicle_keys')
+        .values({ client_id: clientId, kind, value, vehicle_id: vehicleId })
+        .onConflict((c) => c.columns(['client_id', 'kind', 'value']).doNothing())
+        .execute();
+  await trx
+    .updateTable('inspections')
+    .set({ vehicle_id: vehicleId })
+    .where('id', '=', input.inspectionId)
+    .where('client_id', '=', clientId)
+    .execute();
+  return vehicleId;
+}
+
+/** The vehicle's latest completed inspection created before `before` (not `exceptId` itself). */
+export async function latestInspectionOf(
+  db: Db,
+  input: { clientId: string; vehicleId: string; exceptId: string; before: number },
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('inspections')
+    .select('id')
+    .where('client_id', '=', input.clientId)
+    .where('vehicle_id', '=', input.vehicleId)
+    .where('status', '=', 'completed')
+    .where('id', '!=', input.exceptId)
+    .where('created_at', '<=', input.before)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export interface VehicleSummary {
+  id: string;
+  vin: string | null;
+  plate: string | null;
+  inspections: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VehicleHistoryEntry {
+  inspection_id: string;
+  case_id: string;
+  created_at: string;
+  status: string;
+  odometer: { read: number; unit: 'km' | 'mi' | null } | null;
+  possible_new_damage: boolean;
+  odometer_rollback: boolean;
+  compared_with: string | null;
+}
+
+const summaryOf = (v: VehicleRow, inspections: number): VehicleSummary => ({
+  id: v.id,
+  vin: v.vin,
+  plate: v.plate,
+  inspections,
+  created_at: new Date(Number(v.created_at)).toISOString(),
+  updated_at: new Date(Number(v.updated_at)).toISOString(),
+});
+
+/** The client's vehicles, last seen first; `search` matches a VIN or plate key (normalised). */
+export async function listVehicles(
+  db: Db,
+  input: { clientId: string; search?: string | undefined; limit: number },
+): Promise<VehicleSummary[]> {
+  let query = db
+    .selectFrom('vehicles')
+    .selectAll('vehicles')
+    .select((eb) =>
+      eb
+        .selectFrom('inspections')
+        .select((e) => e.fn.countAll<number | string>().as('n'))
+        .whereRef('inspections.vehicle_id', '=', 'vehicles.id')
+        .as('inspections'),
+    )
+    .where('vehicles.client_id', '=', input.clientId);
+  if (input.search) {
+    const value = input.search.toUpperCase().replace(/[^A-Z0-9]/g, '');
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('vehicle_keys')
+          .select('vehicle_keys.vehicle_id')
+          .whereRef('vehicle_keys.vehicle_id', '=', 'vehicles.id')
+          .where('vehicle_keys.client_id', '=', input.clientId)
+          .where('vehicle_keys.value', '=', value),
+      ),
+    );
+  }
+  const rows = await query
+    .orderBy('vehicles.updated_at', 'desc')
+    .orderBy('vehicles.id')
+    .limit(input.limit)
+    .execute();
+  return rows.map((row) => summaryOf(row, Number(row.inspections ?? 0)));
+}
+
+/** One vehicle of the client with its inspections, oldest first; null when it is not the client's. */
+export async function vehicleHistory(
+  db: Db,
+  input: { clientId: string; vehicleId: string },
+): Promise<
+  | (VehicleSummary & { keys: { kind: 'vin' | 'plate'; value: string }[]; history: VehicleHistoryEntry[] })
+  | null
+> {
+  const vehicle = await db
+    .selectFrom('vehicles')
+    .selectAll()
+    .where('id', '=', input.vehicleId)
+    .where('client_id', '=', input.clientId)
+    .executeTakeFirst();
+  if (!vehicle) return null;
+  const [keys, inspections] = await Promise.all([
+    db
+      .selectFrom('vehicle_keys')
+      .select(['kind', 'value'])
+      .where('client_id', '=', input.clientId)
+      .where('vehicle_id', '=', vehicle.id)
+      .orderBy('kind')
+      .orderBy('value')
+      .execute(),
+    db
+      .selectFrom('inspections')
+      .select(['id', 'case_id', 'created_at', 'status', 'result'])
+      .where('client_id', '=', input.clientId)
+      .where('vehicle_id', '=', vehicle.id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  ]);
+  return {
+    ...summaryOf(vehicle, inspections.length),
+    keys,
+    history: inspections.map((row) => historyEntry(row)),
+  };
+}
+
+interface ResultLike {
+  media?: { analysis?: { text?: { odometer?: { read?: number | null; unit?: 'km' | 'mi' | null } } } }[];
+  summary?: { flags?: string[] };
+  comparison?: { previous_inspection_id?: string } | null;
+}
+
+function historyEntry(row: {
+  id: string;
+  case_id: string;
+  created_at: number;
+  status: string;
+  result: string | null;
+}): VehicleHistoryEntry {
+  const result = (row.result ? JSON.parse(row.result) : {}) as ResultLike;
+  const flags = result.summary?.flags ?? [];
+  return {
+    inspection_id: row.id,
+    case_id: row.case_id,
+    created_at: new Date(Number(row.created_at)).toISOString(),
+    status: row.status,
+    odometer: odometerOf(result),
+    possible_new_damage: flags.includes('possible_new_damage'),
+    odometer_rollback: flags.includes('odometer_rollback'),
+    compared_with: result.comparison?.previous_inspection_id ?? null,
+  };
+}
+
+/** The first odometer read in a result, or null. */
+export function odometerOf(result: ResultLike): { read: number; unit: 'km' | 'mi' | null } | null {
+  for (const item of result.media ?? []) {
+    const odometer = item.analysis?.text?.odometer;
+    if (typeof odometer?.read === 'number') return { read: odometer.read, unit: odometer.unit ?? null };
+  }
+  return null;
+}
+
+/**
+ * Merges vehicle `fromId` into `intoId` (both the client's): its inspections and keys move, and it is
+ * deleted. Returns false when either is not the client's, or they are the same.
+ */
+export async function mergeVehicles(
+  trx: Db,
+  input: { clientId: string; fromId: string; intoId: string; now: number },
+): Promise<boolean> {
+  if (input.fromId === input.intoId) return false;
+  const found = await trx
+    .selectFrom('vehicles')
+    .select('id')
+    .where('client_id', '=', input.clientId)
+    .where('id', 'in', [input.fromId, input.intoId])
+    .execute();
+  if (found.length !== 2) return false;
+  await trx
+    .updateTable('inspections')
+    .set({ vehicle_id: input.intoId })
+    .where('client_id', '=', input.clientId)
+    .where('vehicle_id', '=', input.fromId)
+    .execute();
+  await trx
+    .updateTable('vehicle_keys')
+    .set({ vehicle_id: input.intoId })
+    .where('client_id', '=', input.clientId)
+    .where('vehicle_id', '=', input.fromId)
+    .execute();
+  await trx
+    .deleteFrom('vehicles')
+    .where('id', '=', input.fromId)
+    .where('client_id', '=', input.clientId)
+    .execute();
+  await trx.updateTable('vehicles').set({ updated_at: input.now }).where('id', '=', input.intoId).execute();
+  return true;
+}
