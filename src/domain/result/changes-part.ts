@@ -18,8 +18,7 @@ export type ChangeRegion = Static<typeof ChangeRegion>;
 
 /** What comparing two photos gives (analyzers/changes/compare.ts), before it is published. */
 export type PhotoComparison =
-  | { status: 'compared'; regions: ChangeRegion[] }
-  | { status: 'not_aligned'; inliers: number };
+  { status: 'compared'; regions: ChangeRegion[] } | { status: 'not_aligned'; inliers: number };
 
 export const CHANGE_STATUSES = ['compared', 'no_counterpart', 'not_aligned'] as const;
 
