@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import { clientsCommand } from './clients.js';
 import { deliveriesCommand } from './deliveries.js';
 import { inspectionsCommand } from './inspections.js';
+import { vehiclesCommand } from './vehicles.js';
 import { migrateCommand } from './migrate.js';
 import { outboxCommand } from './outbox.js';
 import { auditCommand } from './audit.js';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
     .addCommand(usersCommand())
     .addCommand(signingKeysCommand())
     .addCommand(inspectionsCommand())
+    .addCommand(vehiclesCommand())
     .addCommand(deliveriesCommand())
     .addCommand(webhooksCommand())
     .addCommand(outboxCommand())

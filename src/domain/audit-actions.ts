@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'inspection.reanalyse',
   'share.create',
   'share.revoke',
+  'vehicle.merge',
   // Messages
   'webhook.resend',
   'outbox.send_held',

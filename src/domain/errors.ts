@@ -386,6 +386,18 @@ export const catalogue = {
     surface: 'plain',
     when: 'A portal user that breaks a rule (short password, role and client, e-mail taken).',
   },
+  VEHICLE_NOT_FOUND: {
+    status: 404,
+    message: 'No vehicle <id>',
+    surface: 'plain',
+    when: 'Merging vehicles when one of them does not exist.',
+  },
+  VEHICLES_NOT_MERGEABLE: {
+    status: 400,
+    message: 'Vehicles <from> and <into> cannot be merged: <reason>',
+    surface: 'plain',
+    when: 'Merging a vehicle into itself, or into a vehicle of another client.',
+  },
   INSPECTION_NOT_FOUND: {
     status: 404,
     message: 'No inspection <id>',

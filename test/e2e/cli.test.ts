@@ -44,6 +44,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
         '0012-client-deliveries',
         '0013-persona-logos',
         '0014-password-links',
+        '0015-vehicles',
       ],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });
@@ -339,6 +340,63 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     const unknown = await runCli(['users', 'unlock', '--email', 'nobody@example.com'], environment.env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No user with e-mail nobody@example.com');
+  });
+
+  it('vehicles list, show and merge: the merged vehicle keeps both plates and every inspection', async () => {
+    const client = await json<{ id: string }>('clients', 'create', '--name', 'Fleet');
+    const database = openDatabase(environment.config.database);
+    try {
+      const now = Date.now();
+      const vehicle = (id: string, plate: string, at: number) => ({
+        id,
+        client_id: client.id,
+        vin: null,
+        plate,
+        created_at: at,
+        updated_at: at,
+      });
+      await database.db
+        .insertInto('vehicles')
+        .values([vehicle('old-plate', 'AB123CD', now - 1000), vehicle('new-plate', 'GH456JK', now)])
+        .execute();
+      await database.db
+        .insertInto('vehicle_keys')
+        .values([
+          { client_id: client.id, kind: 'plate', value: 'AB123CD', vehicle_id: 'old-plate' },
+          { client_id: client.id, kind: 'plate', value: 'GH456JK', vehicle_id: 'new-plate' },
+        ])
+        .execute();
+    } finally {
+      await database.close();
+    }
+    const listed = await json<{ vehicles: { id: string }[] }>('vehicles', 'list', '--client', client.id);
+    expect(listed.vehicles.map((v) => v.id)).toEqual(['new-plate', 'old-plate']);
+    const merged = await json<{ id: string; plate: string }>('vehicles', 'merge', 'new-plate', 'old-plate');
+    expect(merged).toMatchObject({ id: 'old-plate', plate: 'AB123CD' });
+    const shown = await json<{ keys: { kind: string; value: string }[] }>(
+      'vehicles',
+      'show',
+      'old-plate',
+      '--client',
+      client.id,
+    );
+    expect(shown.keys).toEqual([
+      { kind: 'plate', value: 'AB123CD' },
+      { kind: 'plate', value: 'GH456JK' },
+    ]);
+    // The new plate now finds the merged vehicle.
+    const found = await json<{ vehicles: { id: string }[] }>(
+      'vehicles',
+      'list',
+      '--client',
+      client.id,
+      '--search',
+      'gh-456-jk',
+    );
+    expect(found.vehicles.map((v) => v.id)).toEqual(['old-plate']);
+    const again = await cli('vehicles', 'merge', 'new-plate', 'old-plate');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('No vehicle new-plate');
   });
 
   it('audit export prints what the commands before changed, as JSON lines, attributed to the CLI', async () => {

@@ -2,7 +2,9 @@
 // inspection, listed with their history, and merged when one vehicle was known under two keys (a plate
 // changed). Every query names the client.
 import crypto from 'node:crypto';
-import type { Db, VehicleRow } from '../../ports/database.js';
+import { AppError } from '../../domain/errors.js';
+import { type Db, inTransaction, type VehicleRow } from '../../ports/database.js';
+import { recordAudit, type AuditActor } from '../audit.js';
 import type { VehicleKeys } from './keys.js';
 
 /** The vehicle one of the keys finds: the VIN first, then the plate. */
@@ -243,38 +245,61 @@ export function odometerOf(result: ResultLike): { read: number; unit: 'km' | 'mi
 }
 
 /**
- * Merges vehicle `fromId` into `intoId` (both the client's): its inspections and keys move, and it is
- * deleted. Returns false when either is not the client's, or they are the same.
+ * Merges vehicle `fromId` into `intoId` (docs/vehicles.md#merging-vehicles), of one client: its
+ * inspections and keys move, so that its VIN or old plate finds the merged vehicle, and it is deleted.
+ * Audited like every change.
  */
 export async function mergeVehicles(
-  trx: Db,
-  input: { clientId: string; fromId: string; intoId: string; now: number },
-): Promise<boolean> {
-  if (input.fromId === input.intoId) return false;
-  const found = await trx
-    .selectFrom('vehicles')
-    .select('id')
-    .where('client_id', '=', input.clientId)
-    .where('id', 'in', [input.fromId, input.intoId])
-    .execute();
-  if (found.length !== 2) return false;
-  await trx
-    .updateTable('inspections')
-    .set({ vehicle_id: input.intoId })
-    .where('client_id', '=', input.clientId)
-    .where('vehicle_id', '=', input.fromId)
-    .execute();
-  await trx
-    .updateTable('vehicle_keys')
-    .set({ vehicle_id: input.intoId })
-    .where('client_id', '=', input.clientId)
-    .where('vehicle_id', '=', input.fromId)
-    .execute();
-  await trx
-    .deleteFrom('vehicles')
-    .where('id', '=', input.fromId)
-    .where('client_id', '=', input.clientId)
-    .execute();
-  await trx.updateTable('vehicles').set({ updated_at: input.now }).where('id', '=', input.intoId).execute();
-  return true;
+  deps: { db: Db; now: () => number },
+  input: { fromId: string; intoId: string },
+  by: AuditActor,
+): Promise<VehicleSummary> {
+  const { fromId, intoId } = input;
+  return inTransaction(deps.db, async (trx) => {
+    const rows = await trx.selectFrom('vehicles').selectAll().where('id', 'in', [fromId, intoId]).execute();
+    const from = rows.find((v) => v.id === fromId);
+    const into = rows.find((v) => v.id === intoId);
+    if (!from) throw new AppError('VEHICLE_NOT_FOUND', { params: { id: fromId } });
+    if (!into) throw new AppError('VEHICLE_NOT_FOUND', { params: { id: intoId } });
+    const refuse = (reason: string) =>
+      new AppError('VEHICLES_NOT_MERGEABLE', { params: { from: fromId, into: intoId, reason } });
+    if (fromId === intoId) throw refuse('they are the same vehicle');
+    if (from.client_id !== into.client_id) throw refuse('they belong to different clients');
+    const clientId = into.client_id;
+    const now = deps.now();
+    await trx
+      .updateTable('inspections')
+      .set({ vehicle_id: intoId })
+      .where('client_id', '=', clientId)
+      .where('vehicle_id', '=', fromId)
+      .execute();
+    await trx
+      .updateTable('vehicle_keys')
+      .set({ vehicle_id: intoId })
+      .where('client_id', '=', clientId)
+      .where('vehicle_id', '=', fromId)
+      .execute();
+    await trx.deleteFrom('vehicles').where('id', '=', fromId).where('client_id', '=', clientId).execute();
+    const merged = await trx
+      .updateTable('vehicles')
+      .set({ vin: into.vin ?? from.vin, updated_at: now })
+      .where('id', '=', intoId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, now, {
+      actor: by,
+      action: 'vehicle.merge',
+      object: { type: 'vehicle', id: intoId },
+      clientId,
+      before: { merged: { id: from.id, vin: from.vin, plate: from.plate } },
+      after: { id: merged.id, vin: merged.vin, plate: merged.plate },
+    });
+    const count = await trx
+      .selectFrom('inspections')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('client_id', '=', clientId)
+      .where('vehicle_id', '=', intoId)
+      .executeTakeFirstOrThrow();
+    return summaryOf(merged, Number(count.n));
+  });
 }
