@@ -505,6 +505,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/api/inspections/{id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a candidate new damage (with its part, type, severity) or dismiss it
+         * @description Saved as a new result version, like a review: a confirmed candidate becomes a damage with `new: true` (docs/vehicles.md).
+         */
+        post: operations["postPortalApiInspectionsByIdChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/api/inspections/{id}/deliveries/{messageId}/resend": {
         parameters: {
             query?: never;
@@ -591,6 +611,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/api/vehicles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A vehicle and its inspections, oldest first */
+        get: operations["getPortalApiVehiclesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/api/shared": {
         parameters: {
             query?: never;
@@ -634,6 +671,23 @@ export interface paths {
         };
         /** A shared thumbnail */
         get: operations["getPortalApiSharedMediaByMediaIdThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/shared/media/{mediaId}/before": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The previous inspection's photo of a shared photo with confirmed new damage */
+        get: operations["getPortalApiSharedMediaByMediaIdBefore"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1272,6 +1326,13 @@ export interface components {
                             };
                             /** @description Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model. */
                             source?: "model" | "reviewer";
+                            /**
+                             * @description A reviewer confirmed it as new since `previous_inspection_id`, from a candidate region of the comparison (docs/vehicles.md).
+                             * @enum {boolean}
+                             */
+                            new?: true;
+                            /** @description With `new`: the inspection where it was not there yet. */
+                            previous_inspection_id?: string;
                         }[];
                     } | {
                         /**
@@ -1310,6 +1371,13 @@ export interface components {
                             };
                             /** @description Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model. */
                             source?: "model" | "reviewer";
+                            /**
+                             * @description A reviewer confirmed it as new since `previous_inspection_id`, from a candidate region of the comparison (docs/vehicles.md).
+                             * @enum {boolean}
+                             */
+                            new?: true;
+                            /** @description With `new`: the inspection where it was not there yet. */
+                            previous_inspection_id?: string;
                         }[];
                     } | {
                         /**
@@ -1349,6 +1417,13 @@ export interface components {
                             };
                             /** @description Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model. */
                             source?: "model" | "reviewer";
+                            /**
+                             * @description A reviewer confirmed it as new since `previous_inspection_id`, from a candidate region of the comparison (docs/vehicles.md).
+                             * @enum {boolean}
+                             */
+                            new?: true;
+                            /** @description With `new`: the inspection where it was not there yet. */
+                            previous_inspection_id?: string;
                         }[];
                     };
                     /** @description Facts about a video and the frames analysed from it. */
@@ -1399,6 +1474,8 @@ export interface components {
                             };
                             /** @description How strongly it differs, 0..1. */
                             score: number;
+                            /** @description A reviewer's verdict (absent: not decided yet). A confirmed region is also a damage of the `damage` part, with `new: true`. */
+                            decision?: "confirmed" | "dismissed";
                         }[];
                     };
                 };
@@ -2736,7 +2813,10 @@ export interface operations {
                                 read: number;
                                 unit: ("km" | "mi") | null;
                             } | null;
+                            /** @description Candidate new damage not decided yet. */
                             possible_new_damage: boolean;
+                            /** @description New damage a reviewer confirmed. */
+                            new_damage: boolean;
                             odometer_rollback: boolean;
                             /** @description The inspection it was compared with. */
                             compared_with: string | null;
@@ -5215,7 +5295,7 @@ export interface operations {
                 /** @description VINs read starting with this. */
                 vin?: string;
                 status?: "queued" | "processing" | "completed" | "failed";
-                /** @description Comma-separated, all required: blurry, dark, overexposed, low_resolution, edited, reused, plate_mismatch, vin_mismatch, odometer_mismatch, no_vehicle, damage, possible_new_damage, odometer_rollback, picked_from_gallery, captured_far_from_others, undecodable. */
+                /** @description Comma-separated, all required: blurry, dark, overexposed, low_resolution, edited, reused, plate_mismatch, vin_mismatch, odometer_mismatch, no_vehicle, damage, possible_new_damage, new_damage, odometer_rollback, picked_from_gallery, captured_far_from_others, undecodable. */
                 flags?: string;
                 source?: "api" | "link";
                 /** @description Created on or after this day (UTC). */
@@ -5790,7 +5870,155 @@ export interface operations {
                             };
                             confidence?: number;
                             source?: "model" | "reviewer";
+                            /** @enum {boolean} */
+                            new?: true;
+                            previous_inspection_id?: string;
                         }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: number;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postPortalApiInspectionsByIdChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version the reviewer looked at. */
+                    base_version: number;
+                    media_id: string;
+                    /** @description The candidate's index in the photo's `changes.regions`. */
+                    region: number;
+                    decision: "confirmed" | "dismissed";
+                    /** @description Required to confirm: what the damage is. */
+                    damage?: {
+                        part: string | null;
+                        type: string;
+                        severity: "minor" | "moderate" | "severe";
                     };
                 };
             };
@@ -6608,6 +6836,130 @@ export interface operations {
             };
         };
     };
+    getPortalApiVehiclesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The VIN it was last seen with, normalised. */
+                        vin: string | null;
+                        /** @description The plate it was last seen with, normalised. */
+                        plate: string | null;
+                        /** @description Completed inspections attached to it. */
+                        inspections: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description Every VIN and plate that finds this vehicle (a merge keeps both plates). */
+                        keys: {
+                            kind: "vin" | "plate";
+                            value: string;
+                        }[];
+                        /** @description Its inspections, oldest first. */
+                        history: {
+                            inspection_id: string;
+                            case_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            status: string;
+                            /** @description The odometer read on its photos, if any. */
+                            odometer: {
+                                read: number;
+                                unit: ("km" | "mi") | null;
+                            } | null;
+                            /** @description Candidate new damage not decided yet. */
+                            possible_new_damage: boolean;
+                            /** @description New damage a reviewer confirmed. */
+                            new_damage: boolean;
+                            odometer_rollback: boolean;
+                            /** @description The inspection it was compared with. */
+                            compared_with: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     getPortalApiShared: {
         parameters: {
             query?: never;
@@ -6777,6 +7129,13 @@ export interface operations {
                                         };
                                         /** @description Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model. */
                                         source?: "model" | "reviewer";
+                                        /**
+                                         * @description A reviewer confirmed it as new since `previous_inspection_id`, from a candidate region of the comparison (docs/vehicles.md).
+                                         * @enum {boolean}
+                                         */
+                                        new?: true;
+                                        /** @description With `new`: the inspection where it was not there yet. */
+                                        previous_inspection_id?: string;
                                     }[];
                                 } | {
                                     /**
@@ -6815,6 +7174,13 @@ export interface operations {
                                         };
                                         /** @description Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model. */
                                         source?: "model" | "reviewer";
+                                        /**
+                                         * @description A reviewer confirmed it as new since `previous_inspection_id`, from a candidate region of the comparison (docs/vehicles.md).
+                                         * @enum {boolean}
+                                         */
+                                        new?: true;
+                                        /** @description With `new`: the inspection where it was not there yet. */
+                                        previous_inspection_id?: string;
                                     }[];
                                 } | {
                                     /**
@@ -6854,6 +7220,13 @@ export interface operations {
                                         };
                                         /** @description Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model. */
                                         source?: "model" | "reviewer";
+                                        /**
+                                         * @description A reviewer confirmed it as new since `previous_inspection_id`, from a candidate region of the comparison (docs/vehicles.md).
+                                         * @enum {boolean}
+                                         */
+                                        new?: true;
+                                        /** @description With `new`: the inspection where it was not there yet. */
+                                        previous_inspection_id?: string;
                                     }[];
                                 };
                                 /** @description Licence plate, VIN and odometer read from the image (OCR) */
@@ -6919,6 +7292,8 @@ export interface operations {
                                 } | null;
                                 distance_from_others_m: number | null;
                             };
+                            /** @description A reviewer confirmed new damage on it: its counterpart in the previous inspection is at `/shared/media/{id}/before`, to show before and after (docs/vehicles.md). */
+                            has_before: boolean;
                         }[];
                     };
                 };
@@ -7070,6 +7445,80 @@ export interface operations {
                 };
                 content: {
                     "image/jpeg": Blob;
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiSharedMediaByMediaIdBefore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": Blob;
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */

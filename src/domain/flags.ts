@@ -49,6 +49,20 @@ export const FLAG_TEXT: Record<string, FlagText> = {
     explanation: 'No car, truck, bus or motorcycle was found on the photo.',
   },
   damage: { label: 'Damage', explanation: 'Damage was found (by the damage model or a reviewer).' },
+  possible_new_damage: {
+    label: 'Possible new damage',
+    explanation:
+      "Something changed on the vehicle since its previous inspection's photo of the same view. A person confirms or dismisses each candidate in the compare view; nothing is charged until then.",
+  },
+  new_damage: {
+    label: 'New damage',
+    explanation: 'A reviewer confirmed damage that was not there at the previous inspection.',
+  },
+  odometer_rollback: {
+    label: 'Odometer rollback',
+    explanation:
+      'The odometer reads less than at the previous inspection of the vehicle: wound back, misread, or another vehicle.',
+  },
   picked_from_gallery: {
     label: 'From gallery',
     explanation:

@@ -3,29 +3,16 @@
 // first automatically; `compare_with` names another; another client's inspection in `compare_with` is
 // refused exactly like an unknown one.
 import { Value } from '@sinclair/typebox/value';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InspectionResult } from '../../src/domain/result/index.js';
 import { startWorker, type RunningWorker } from '../../src/workers/run.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
-import { photo, PHOTOS } from '../helpers/media.js';
+import { photo, scratchedPhoto } from '../helpers/media.js';
 import { uploadClient } from '../helpers/upload-client.js';
 
 const VIN = 'WVWZZZ1JZ3W386752';
 const OTHER_VIN = 'WBA3A5C51CF256551';
-
-/** The fixture photo with a long dark scratch drawn across its wall: a new damage since the first. */
-async function scratched(): Promise<Buffer> {
-  const file = `${PHOTOS}home.jpg`;
-  const { width = 0, height = 0 } = await sharp(file).metadata();
-  const line = `M ${width * 0.55} ${height * 0.75} L ${width * 0.7} ${height * 0.68}`;
-  const svg = `<svg width="${width}" height="${height}"><path d="${line}" stroke="#3a2a10" stroke-width="${width * 0.006}"/></svg>`;
-  return sharp(file)
-    .composite([{ input: Buffer.from(svg) }])
-    .jpeg({ quality: 88 })
-    .toBuffer();
-}
 
 describe.each(BACKENDS)('vehicle history on %s', (backend) => {
   let t: TestApp;
@@ -92,7 +79,7 @@ describe.each(BACKENDS)('vehicle history on %s', (backend) => {
     expect(before.comparison).toBeNull();
     expect(before.vehicle_id).toEqual(expect.any(String));
 
-    const second = await upload(client.apiKey, await scratched(), { vin: VIN });
+    const second = await upload(client.apiKey, await scratchedPhoto(), { vin: VIN });
     const after = await resultOf(second.session);
     expect(after.vehicle_id).toBe(before.vehicle_id);
     expect(after.comparison).toMatchObject({

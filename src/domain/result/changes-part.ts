@@ -11,6 +11,12 @@ export const ChangeRegion = Type.Object(
       description: 'Where it changed, in this photo: fractions (0..1) of its width and height.',
     }),
     score: Type.Number({ minimum: 0, maximum: 1, description: 'How strongly it differs, 0..1.' }),
+    decision: Type.Optional(
+      Type.Union([Type.Literal('confirmed'), Type.Literal('dismissed')], {
+        description:
+          "A reviewer's verdict (absent: not decided yet). A confirmed region is also a damage of the `damage` part, with `new: true`.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

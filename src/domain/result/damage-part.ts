@@ -54,6 +54,15 @@ export const Damage = Type.Object({
         'Who put it there: the model, or a reviewer in the portal (added, moved or re-labelled). Absent: the model.',
     }),
   ),
+  new: Type.Optional(
+    Type.Literal(true, {
+      description:
+        'A reviewer confirmed it as new since `previous_inspection_id`, from a candidate region of the comparison (docs/vehicles.md).',
+    }),
+  ),
+  previous_inspection_id: Type.Optional(
+    Type.String({ description: 'With `new`: the inspection where it was not there yet.' }),
+  ),
 });
 export type Damage = Static<typeof Damage>;
 

@@ -19,6 +19,7 @@ export const SEARCH_FLAGS = [
   'no_vehicle',
   'damage',
   'possible_new_damage',
+  'new_damage',
   'odometer_rollback',
   'picked_from_gallery',
   'captured_far_from_others',

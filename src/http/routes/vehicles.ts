@@ -5,49 +5,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../domain/errors.js';
-import { Nullable } from '../../domain/schema.js';
-import { listVehicles, vehicleHistory } from '../../services/vehicles/vehicles.js';
+import {
+  listVehicles,
+  vehicleHistory,
+  VehicleSummary,
+  VehicleView,
+} from '../../services/vehicles/vehicles.js';
 import { callerClient } from '../plugins/auth.js';
 
 const tags = ['Vehicles'];
-
-const VehicleSummary = Type.Object({
-  id: Type.String(),
-  vin: Nullable(Type.String(), { description: 'The VIN it was last seen with, normalised.' }),
-  plate: Nullable(Type.String(), { description: 'The plate it was last seen with, normalised.' }),
-  inspections: Type.Integer({ description: 'Completed inspections attached to it.' }),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
-});
-
-const VehicleView = Type.Composite([
-  VehicleSummary,
-  Type.Object({
-    keys: Type.Array(
-      Type.Object({ kind: Type.Union([Type.Literal('vin'), Type.Literal('plate')]), value: Type.String() }),
-      { description: 'Every VIN and plate that finds this vehicle (a merge keeps both plates).' },
-    ),
-    history: Type.Array(
-      Type.Object({
-        inspection_id: Type.String(),
-        case_id: Type.String(),
-        created_at: Type.String({ format: 'date-time' }),
-        status: Type.String(),
-        odometer: Nullable(
-          Type.Object({
-            read: Type.Integer(),
-            unit: Nullable(Type.Union([Type.Literal('km'), Type.Literal('mi')])),
-          }),
-          { description: 'The odometer read on its photos, if any.' },
-        ),
-        possible_new_damage: Type.Boolean(),
-        odometer_rollback: Type.Boolean(),
-        compared_with: Nullable(Type.String(), { description: 'The inspection it was compared with.' }),
-      }),
-      { description: 'Its inspections, oldest first.' },
-    ),
-  }),
-]);
 
 export const vehicleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(

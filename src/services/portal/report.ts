@@ -265,7 +265,7 @@ function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: ReportMedia, blur: 
     draw(
       damage.box,
       COLOURS.damage,
-      `${damage.part ? `${damage.part} ` : ''}${damage.type} (${damage.severity})`,
+      `${damage.new ? 'new ' : ''}${damage.part ? `${damage.part} ` : ''}${damage.type} (${damage.severity})`,
     );
   const text = item.analysis.text;
   if (text?.plate.box && !blur) draw(text.plate.box, COLOURS.plate, text.plate.read ?? undefined);
@@ -320,7 +320,7 @@ function damageFacts(item: ReportMedia): [string, string][] {
   const damages = item.analysis.damage?.damages ?? [];
   return damages.map((d, i): [string, string] => [
     `Damage ${i + 1}`,
-    `${d.part ? `${d.part}: ` : ''}${d.type}, ${d.severity}${d.source === 'reviewer' ? ' (reviewer)' : `, confidence ${Math.round(d.confidence * 100)} %`}`,
+    `${d.new ? 'new since the previous inspection: ' : ''}${d.part ? `${d.part}: ` : ''}${d.type}, ${d.severity}${d.source === 'reviewer' ? ' (reviewer)' : `, confidence ${Math.round(d.confidence * 100)} %`}`,
   ]);
 }
 

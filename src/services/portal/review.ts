@@ -6,9 +6,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { portalActor, recordAudit } from '../audit.js';
 import { AppError } from '../../domain/errors.js';
 import type { Damage } from '../../domain/result/damage-part.js';
-import type { InspectionResult } from '../../domain/result/index.js';
+import type { InspectionResult, ReviewPart } from '../../domain/result/index.js';
 import { damageCount, summaryOf } from '../../domain/result/summary.js';
-import { inTransaction, type Db } from '../../ports/database.js';
+import { inTransaction, type Db, type InspectionRow } from '../../ports/database.js';
 import { storeResultVersion } from '../results/store-result.js';
 import { emitEvent, type EmitDeps } from '../webhooks/events.js';
 import { requireChange, visibleInspection } from './access.js';
@@ -44,6 +44,8 @@ export const ReviewInput = Type.Object(
               ),
               confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
               source: Type.Optional(Type.Union([Type.Literal('model'), Type.Literal('reviewer')])),
+              new: Type.Optional(Type.Literal(true)),
+              previous_inspection_id: Type.Optional(Type.String({ maxLength: 128 })),
             },
             { additionalProperties: false },
           ),
@@ -81,47 +83,75 @@ export async function saveReview(
     for (const id of Object.keys(input.damages ?? {}))
       if (!base.media.some((item) => item.id === id))
         throw new AppError('PORTAL_REVIEW_INVALID', { params: { reason: `no media item ${id}` } });
-    const result: InspectionResult = {
-      ...base,
-      version: base.version + 1,
+    return storeReviewedVersion(trx, deps, caller, {
+      inspection,
+      base,
       media,
-      review: {
-        decision: input.decision,
-        note: input.note?.trim() || null,
-        reviewer: { id: caller.userId, email: caller.email },
-        reviewed_at: new Date(now).toISOString(),
-        based_on_version: base.version,
-      },
-      summary: summaryOf(media),
-    };
-    await storeResultVersion(trx, { inspection, result, origin: 'review', authorId: caller.userId, now });
-    await trx
-      .updateTable('inspections')
-      .set({ review_decision: input.decision, reviewed_at: now })
-      .where('id', '=', inspection.id)
-      .execute();
-    const client = await trx
-      .selectFrom('clients')
-      .select(['id', 'webhook_url', 'webhook_events'])
-      .where('id', '=', inspection.client_id)
-      .executeTakeFirstOrThrow();
-    await emitEvent(trx, deps, {
-      client,
-      type: 'inspection.reviewed',
-      inspectionId: inspection.id,
-      callbackUrl: inspection.callback_url,
-      data: result,
+      decision: input.decision,
+      note: input.note?.trim() || null,
+      now,
     });
-    await recordAudit(trx, now, {
-      actor: portalActor(caller),
-      action: 'inspection.review',
-      object: { type: 'inspection', id: inspection.id },
-      clientId: inspection.client_id,
-      before: { version: base.version, review_decision: inspection.review_decision },
-      after: { version: result.version, review_decision: input.decision, note: result.review?.note ?? null },
-    });
-    return { version: result.version };
   });
+}
+
+/**
+ * Stores a reviewer's version of the result (`media` as they left it), and sends `inspection.reviewed`
+ * with it and audits it, in `trx`. Every change a person makes to a result comes through here.
+ */
+export async function storeReviewedVersion(
+  trx: Db,
+  deps: ReviewDeps,
+  caller: PortalCaller,
+  input: {
+    inspection: InspectionRow;
+    base: InspectionResult;
+    media: MediaResult[];
+    decision: ReviewPart['decision'];
+    note: string | null;
+    now: number;
+  },
+): Promise<{ version: number }> {
+  const { inspection, base, media, now } = input;
+  const result: InspectionResult = {
+    ...base,
+    version: base.version + 1,
+    media,
+    review: {
+      decision: input.decision,
+      note: input.note,
+      reviewer: { id: caller.userId, email: caller.email },
+      reviewed_at: new Date(now).toISOString(),
+      based_on_version: base.version,
+    },
+    summary: summaryOf(media),
+  };
+  await storeResultVersion(trx, { inspection, result, origin: 'review', authorId: caller.userId, now });
+  await trx
+    .updateTable('inspections')
+    .set({ review_decision: input.decision, reviewed_at: now })
+    .where('id', '=', inspection.id)
+    .execute();
+  const client = await trx
+    .selectFrom('clients')
+    .select(['id', 'webhook_url', 'webhook_events'])
+    .where('id', '=', inspection.client_id)
+    .executeTakeFirstOrThrow();
+  await emitEvent(trx, deps, {
+    client,
+    type: 'inspection.reviewed',
+    inspectionId: inspection.id,
+    callbackUrl: inspection.callback_url,
+    data: result,
+  });
+  await recordAudit(trx, now, {
+    actor: portalActor(caller),
+    action: 'inspection.review',
+    object: { type: 'inspection', id: inspection.id },
+    clientId: inspection.client_id,
+    before: { version: base.version, review_decision: inspection.review_decision },
+    after: { version: result.version, review_decision: input.decision, note: result.review?.note ?? null },
+  });
+  return { version: result.version };
 }
 
 type MediaResult = InspectionResult['media'][number];
@@ -145,12 +175,18 @@ function withDamages(item: MediaResult, reviewed: ReviewedDamage[]): MediaResult
       damages,
     },
   };
-  const flags = item.flags.filter((flag) => flag !== 'damage');
-  if (damageCount(analysis) > 0) flags.push('damage');
-  return { ...item, analysis, flags };
+  return { ...item, analysis, flags: damageFlags(item.flags, analysis) };
 }
 
-function checkBox(box: Damage['box']): void {
+/** The item's flags with `damage` and `new_damage` as its damages now say. */
+export function damageFlags(flags: string[], analysis: MediaResult['analysis']): string[] {
+  const kept = flags.filter((flag) => flag !== 'damage' && flag !== 'new_damage');
+  if (damageCount(analysis) > 0) kept.push('damage');
+  if (analysis.damage?.damages.some((d) => d.new)) kept.push('new_damage');
+  return kept;
+}
+
+export function checkBox(box: Damage['box']): void {
   const inside =
     box.width > 0 && box.height > 0 && box.x + box.width <= 1.000001 && box.y + box.height <= 1.000001;
   if (!inside)

@@ -1,6 +1,7 @@
 // What a share link shows to someone without an account (docs/portal.md#sharing), built by allow-list:
 // each field below is copied from the stored result on purpose, and nothing else is (not the client's
-// metadata, the agent, the reviewer, source URLs, storage keys, or links to other inspections). With
+// metadata, the agent, the reviewer, source URLs, storage keys, or links to other inspections; a photo
+// with confirmed new damage says only that its "before" can be fetched through the share). With
 // `blur`, nothing that names the vehicle or a place is either: no plate or VIN reading, no input
 // metadata, no GPS position, no capture location, no file name. The share page, its API and its PDF all
 // read this view, so none of them can show more.
@@ -13,6 +14,8 @@ import { ExifPart, QualityPart } from '../../domain/result/image-parts.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import { Nullable } from '../../domain/schema.js';
 import type { Db, InspectionRow, ShareLinkRow } from '../../ports/database.js';
+import type { MediaStorage } from '../../ports/media-storage.js';
+import { mediaFile, type MediaFile } from './media-files.js';
 
 type MediaResult = InspectionResult['media'][number];
 
@@ -42,6 +45,10 @@ export const SharedPhoto = Type.Object(
       { additionalProperties: false, description: 'On a blurred share: no `text`, and `exif.gps` null.' },
     ),
     capture: Type.Optional(CapturePart),
+    has_before: Type.Boolean({
+      description:
+        'A reviewer confirmed new damage on it: its counterpart in the previous inspection is at `/shared/media/{id}/before`, to show before and after (docs/vehicles.md).',
+    }),
   },
   { additionalProperties: false },
 );
@@ -129,5 +136,38 @@ function sharedPhoto(item: MediaResult, blur: boolean): SharedPhoto {
     ...(item.capture && {
       capture: blur ? { ...item.capture, location: null, distance_from_others_m: null } : item.capture,
     }),
+    has_before: previousPhotoOf(item) !== null,
   };
+}
+
+/**
+ * The earlier photo a share shows beside this one: only where a reviewer confirmed new damage, and only
+ * the counterpart the comparison paired it with (so a share opens no other photo of another inspection).
+ */
+export function previousPhotoOf(item: MediaResult): { inspectionId: string; mediaId: string } | null {
+  const changes = item.analysis.changes;
+  const confirmed = item.analysis.damage?.damages.some((d) => d.new) ?? false;
+  if (!confirmed || changes?.status !== 'compared' || !changes.previous_media_id) return null;
+  return { inspectionId: changes.previous_inspection_id, mediaId: changes.previous_media_id };
+}
+
+/** The "before" photo of a shared photo with confirmed new damage (blurred like the share), or NOT_FOUND. */
+export async function sharedBeforePhoto(
+  deps: { db: Db; storage: MediaStorage },
+  opened: OpenedShare,
+  mediaId: string,
+): Promise<MediaFile> {
+  const { share, inspection } = opened;
+  const result = inspection.result === null ? null : (JSON.parse(inspection.result) as InspectionResult);
+  const item = result?.media.find((m) => m.id === mediaId);
+  const before = item ? previousPhotoOf(item) : null;
+  if (!before) throw new AppError('NOT_FOUND');
+  const previous = await deps.db
+    .selectFrom('inspections')
+    .selectAll()
+    .where('id', '=', before.inspectionId)
+    .where('client_id', '=', inspection.client_id)
+    .executeTakeFirst();
+  if (!previous) throw new AppError('NOT_FOUND');
+  return mediaFile(deps, previous, before.mediaId, 'original', { blur: share.blur === 1 });
 }

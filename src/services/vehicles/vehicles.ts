@@ -2,6 +2,8 @@
 // inspection, listed with their history, and merged when one vehicle was known under two keys (a plate
 // changed). Every query names the client.
 import crypto from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../domain/schema.js';
 import { AppError } from '../../domain/errors.js';
 import { type Db, inTransaction, type VehicleRow } from '../../ports/database.js';
 import { recordAudit, type AuditActor } from '../audit.js';
@@ -102,25 +104,48 @@ export async function latestInspectionOf(
   return row?.id ?? null;
 }
 
-export interface VehicleSummary {
-  id: string;
-  vin: string | null;
-  plate: string | null;
-  inspections: number;
-  created_at: string;
-  updated_at: string;
-}
+export const VehicleSummary = Type.Object({
+  id: Type.String(),
+  vin: Nullable(Type.String(), { description: 'The VIN it was last seen with, normalised.' }),
+  plate: Nullable(Type.String(), { description: 'The plate it was last seen with, normalised.' }),
+  inspections: Type.Integer({ description: 'Completed inspections attached to it.' }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
 
-export interface VehicleHistoryEntry {
-  inspection_id: string;
-  case_id: string;
-  created_at: string;
-  status: string;
-  odometer: { read: number; unit: 'km' | 'mi' | null } | null;
-  possible_new_damage: boolean;
-  odometer_rollback: boolean;
-  compared_with: string | null;
-}
+export const VehicleView = Type.Composite([
+  VehicleSummary,
+  Type.Object({
+    keys: Type.Array(
+      Type.Object({ kind: Type.Union([Type.Literal('vin'), Type.Literal('plate')]), value: Type.String() }),
+      { description: 'Every VIN and plate that finds this vehicle (a merge keeps both plates).' },
+    ),
+    history: Type.Array(
+      Type.Object({
+        inspection_id: Type.String(),
+        case_id: Type.String(),
+        created_at: Type.String({ format: 'date-time' }),
+        status: Type.String(),
+        odometer: Nullable(
+          Type.Object({
+            read: Type.Integer(),
+            unit: Nullable(Type.Union([Type.Literal('km'), Type.Literal('mi')])),
+          }),
+          { description: 'The odometer read on its photos, if any.' },
+        ),
+        possible_new_damage: Type.Boolean({ description: 'Candidate new damage not decided yet.' }),
+        new_damage: Type.Boolean({ description: 'New damage a reviewer confirmed.' }),
+        odometer_rollback: Type.Boolean(),
+        compared_with: Nullable(Type.String(), { description: 'The inspection it was compared with.' }),
+      }),
+      { description: 'Its inspections, oldest first.' },
+    ),
+  }),
+]);
+
+export type VehicleSummary = Static<typeof VehicleSummary>;
+export type VehicleView = Static<typeof VehicleView>;
+type VehicleHistoryEntry = VehicleView['history'][number];
 
 const summaryOf = (v: VehicleRow, inspections: number): VehicleSummary => ({
   id: v.id,
@@ -230,6 +255,7 @@ function historyEntry(row: {
     status: row.status,
     odometer: odometerOf(result),
     possible_new_damage: flags.includes('possible_new_damage'),
+    new_damage: flags.includes('new_damage'),
     odometer_rollback: flags.includes('odometer_rollback'),
     compared_with: result.comparison?.previous_inspection_id ?? null,
   };

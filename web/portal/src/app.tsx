@@ -9,6 +9,7 @@ import { InspectionListView } from './pages/list.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SharedView } from './pages/shared.js';
 import { SignIn } from './pages/sign-in.js';
+import { VehicleView } from './pages/vehicle.js';
 import { AuditPage } from './pages/console/audit.js';
 import { ClientsPage } from './pages/console/clients.js';
 import { OutboxPage } from './pages/console/outbox.js';
@@ -29,7 +30,9 @@ const CONSOLE: Record<ConsolePage, { title: string; Page: (props: ConsoleProps) 
 
 /** The section the route belongs to, for the navigation's current item. */
 const sectionOf = (route: Route) =>
-  route.page === 'list' || route.page === 'inspection' ? 'inspections' : route.page;
+  route.page === 'list' || route.page === 'inspection' || route.page === 'vehicle'
+    ? 'inspections'
+    : route.page;
 
 export function App() {
   const route = useRoute();
@@ -108,6 +111,8 @@ export function App() {
       </header>
       {route.page in CONSOLE ? (
         <ConsoleSection route={route} me={me} />
+      ) : route.page === 'vehicle' ? (
+        <VehicleView key={route.id} id={route.id} />
       ) : route.page === 'inspection' ? (
         <InspectionView
           key={`${route.id}:${route.version ?? ''}`}
@@ -127,6 +132,7 @@ function ConsoleSection({ route, me }: { route: Route; me: Me }) {
   if (
     route.page === 'list' ||
     route.page === 'inspection' ||
+    route.page === 'vehicle' ||
     route.page === 'share' ||
     route.page === 'set-password'
   )

@@ -9,6 +9,8 @@ export type ConsolePage = (typeof CONSOLE_PAGES)[number];
 export type Route =
   | { page: 'list'; query: URLSearchParams }
   | { page: 'inspection'; id: string; version: number | undefined; media: string | undefined }
+  /** A vehicle's inspections on a timeline. */
+  | { page: 'vehicle'; id: string }
   | { page: 'share'; token: string }
   /** A set-password link from an invitation or reset e-mail: public, like a share link. */
   | { page: 'set-password'; token: string }
@@ -26,6 +28,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'set-password' && parts[1]) return { page: 'set-password', token: parts[1] };
   if (isConsolePage(parts[0]))
     return { page: parts[0], id: parts[1] === undefined ? undefined : decodeURIComponent(parts[1]), query };
+  if (parts[0] === 'vehicles' && parts[1]) return { page: 'vehicle', id: decodeURIComponent(parts[1]) };
   if (parts[0] === 'inspections' && parts[1]) {
     const v = Number(query.get('v'));
     return {
@@ -45,6 +48,8 @@ export const inspectionHref = (id: string, options: { version?: number; media?: 
   if (options.media) query.set('media', options.media);
   return `#/inspections/${encodeURIComponent(id)}${query.size > 0 ? `?${query}` : ''}`;
 };
+
+export const vehicleHref = (id: string) => `#/vehicles/${encodeURIComponent(id)}`;
 
 export const consoleHref = (page: ConsolePage, id?: string, query?: URLSearchParams) =>
   `#/${page}${id === undefined ? '' : `/${encodeURIComponent(id)}`}${query && query.size > 0 ? `?${query}` : ''}`;

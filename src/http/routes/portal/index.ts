@@ -13,6 +13,7 @@ import { portalPersonaRoutes } from './personas.js';
 import { portalSessionRoutes } from './session.js';
 import { portalSharedRoutes } from './shared.js';
 import { portalUserRoutes } from './users.js';
+import { portalVehicleRoutes } from './vehicles.js';
 import { portalWebhookRoutes } from './webhooks.js';
 
 export const PORTAL_API_PREFIX = '/portal/api';
@@ -20,6 +21,7 @@ export const PORTAL_API_PREFIX = '/portal/api';
 export const portalApiRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps }) => {
   await app.register(portalSessionRoutes, { deps });
   await app.register(portalInspectionRoutes, { deps });
+  await app.register(portalVehicleRoutes, { deps });
   await app.register(portalSharedRoutes, { deps });
   await app.register(portalAuditRoutes, { deps });
   await app.register(portalOutboxRoutes, { deps });

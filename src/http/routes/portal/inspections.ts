@@ -11,6 +11,7 @@ import { CocoExport, exportLabelsFor } from '../../../services/portal/labels.js'
 import { inspectionMedia, inspectionThumbnail } from '../../../services/portal/media-files.js';
 import { reportFor } from '../../../services/portal/report.js';
 import { ReviewInput, saveReview } from '../../../services/portal/review.js';
+import { ChangeDecisionInput, decideChange } from '../../../services/portal/change-decisions.js';
 import { InspectionPage, searchInspections } from '../../../services/portal/search-inspections.js';
 import {
   createShare,
@@ -188,6 +189,26 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
     },
     async (request, reply) => {
       const saved = await saveReview(reviewDeps, callerPortal(request), request.params.id, request.body);
+      return reply.status(201).send(saved);
+    },
+  );
+
+  app.post(
+    '/inspections/:id/changes',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Confirm a candidate new damage (with its part, type, severity) or dismiss it',
+        description:
+          'Saved as a new result version, like a review: a confirmed candidate becomes a damage with `new: true` (docs/vehicles.md).',
+        params: Type.Object({ id: Id }),
+        body: ChangeDecisionInput,
+        response: { 201: Type.Object({ version: Type.Integer() }), ...errorResponses('plain', 409) },
+      },
+    },
+    async (request, reply) => {
+      const saved = await decideChange(reviewDeps, callerPortal(request), request.params.id, request.body);
       return reply.status(201).send(saved);
     },
   );

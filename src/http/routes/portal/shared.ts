@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../../deps.js';
 import { mediaFile } from '../../../services/portal/media-files.js';
 import { sharedReport } from '../../../services/portal/report.js';
-import { SharedView, sharedView } from '../../../services/portal/shared-view.js';
+import { sharedBeforePhoto, SharedView, sharedView } from '../../../services/portal/shared-view.js';
 import { callerShare } from '../../plugins/auth.js';
 import { binaryBody, PDF_RESPONSES } from '../../schemas/content.js';
 import { sendFile, sendPdf } from '../../replies.js';
@@ -52,6 +52,25 @@ export const portalSharedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     );
   media('original');
   media('thumbnail');
+
+  app.get(
+    '/shared/media/:mediaId/before',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The previous inspection's photo of a shared photo with confirmed new damage",
+        params: MediaParams,
+        response: { 200: binaryBody(['image/*']) },
+      },
+    },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await sharedBeforePhoto(deps, callerShare(request), request.params.mediaId),
+        'private, no-store',
+      ),
+  );
 
   app.get(
     '/shared/report.pdf',

@@ -36,14 +36,15 @@ type Drag =
 const MIN_SIZE = 0.01;
 const clamp = (value: number, low = 0, high = 1) => Math.min(high, Math.max(low, value));
 const pct = (fraction: number) => `${(fraction * 100).toFixed(3)}%`;
-const boxStyle = (box: Box) => ({
+export const boxStyle = (box: Box) => ({
   left: pct(box.x),
   top: pct(box.y),
   width: pct(box.width),
   height: pct(box.height),
 });
 
-export const damageLabel = (d: Damage) => `${d.part ? `${d.part}: ` : ''}${d.type} (${d.severity})`;
+export const damageLabel = (d: Damage) =>
+  `${d.new ? 'New · ' : ''}${d.part ? `${d.part}: ` : ''}${d.type} (${d.severity})`;
 
 export function PhotoViewer(props: ViewerProps) {
   const { item, damages, editing } = props;

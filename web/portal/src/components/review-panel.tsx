@@ -4,7 +4,8 @@ import type { Damage } from '../api.js';
 import { ErrorNotice } from './notices.js';
 import { damageLabel } from './photo-viewer.js';
 
-const PARTS = [
+/** Suggested parts and types (a reviewer may type any). */
+export const DAMAGE_PARTS = [
   'bumper',
   'bonnet',
   'door',
@@ -20,7 +21,7 @@ const PARTS = [
   'sill',
   'pillar',
 ];
-const TYPES = ['scratch', 'dent', 'crack', 'broken', 'missing', 'rust', 'paint', 'glass'];
+export const DAMAGE_TYPES = ['scratch', 'dent', 'crack', 'broken', 'missing', 'rust', 'paint', 'glass'];
 
 export interface ReviewDraft {
   decision: 'accepted' | 'rejected' | null;
@@ -138,12 +139,12 @@ export function ReviewPanel(props: {
         ))}
       </ol>
       <datalist id="parts">
-        {PARTS.map((p) => (
+        {DAMAGE_PARTS.map((p) => (
           <option key={p} value={p} />
         ))}
       </datalist>
       <datalist id="types">
-        {TYPES.map((t) => (
+        {DAMAGE_TYPES.map((t) => (
           <option key={t} value={t} />
         ))}
       </datalist>

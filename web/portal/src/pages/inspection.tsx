@@ -4,6 +4,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError, errorText, type Damage, type InspectionPage, type Me } from '../api.js';
 import { Deliveries, Timeline } from '../components/activity.js';
+import { ComparePanel } from '../components/compare-panel.js';
 import { FlagBadges, FlagList } from '../components/flag-badges.js';
 import { MediaDetails } from '../components/media-details.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
@@ -13,7 +14,7 @@ import { SharePanel } from '../components/share-panel.js';
 import { VideoPlayer } from '../components/video-player.js';
 import { useLoad } from '../data.js';
 import { sourceName, STATUS_NAMES, when } from '../format.js';
-import { inspectionHref } from '../router.js';
+import { inspectionHref, vehicleHref } from '../router.js';
 
 const notFound = (failure: unknown) =>
   failure instanceof ApiError && failure.status === 404
@@ -118,6 +119,20 @@ export function InspectionView(props: {
             {when(inspection.created_at)}
             {inspection.agent_name ? ` · agent ${inspection.agent_name}` : ''}
           </p>
+          {result?.vehicle_id && (
+            <p class="muted">
+              <a href={vehicleHref(result.vehicle_id)}>This vehicle's history</a>
+              {result.comparison && (
+                <>
+                  {' · compared with '}
+                  <a href={inspectionHref(result.comparison.previous_inspection_id)}>
+                    the previous inspection
+                  </a>
+                  {`: ${result.comparison.regions} candidate region(s) on ${result.comparison.compared} photo(s)`}
+                </>
+              )}
+            </p>
+          )}
           <p>
             <span class={`status status-${inspection.status}`}>{STATUS_NAMES[inspection.status]}</span>
             {inspection.review_decision && (
@@ -220,6 +235,22 @@ export function InspectionView(props: {
                 </li>
               ))}
             </ol>
+            {item.analysis.changes && (
+              <ComparePanel
+                key={`${item.id}:${page.version}`}
+                inspectionId={inspection.id}
+                item={item}
+                changes={item.analysis.changes}
+                version={page.version!}
+                mayDecide={page.may_change && latest && !editing}
+                onDecided={(version) =>
+                  void inspectionPage(inspection.id).then((loaded) => {
+                    setPage(loaded);
+                    setNotice(`Saved as version ${version}.`);
+                  })
+                }
+              />
+            )}
             {result.pairs.length > 0 && <Pairs page={page} base={base} />}
           </div>
           <aside class="side-col">

@@ -6,7 +6,7 @@ import { api, ApiError, objectUrl, type Answer } from '../api.js';
 import { FlagList } from '../components/flag-badges.js';
 import { MediaDetails } from '../components/media-details.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
-import { PhotoViewer } from '../components/photo-viewer.js';
+import { boxStyle, damageLabel, PhotoViewer } from '../components/photo-viewer.js';
 import { useLoad } from '../data.js';
 import { when } from '../format.js';
 
@@ -82,13 +82,25 @@ export function SharedView({ token }: { token: string }) {
 /** A photo as the share shows it: on a blurred share, the API leaves out its plate and VIN readings. */
 type Photo = Answer<'/portal/api/shared'>['photos'][number];
 
-function SharedPhoto({ item, headers }: { item: Photo; headers: Record<string, string> }) {
+/** A shared file as a blob: URL, revoked when the page no longer shows it. */
+function useSharedFile(path: string | undefined, headers: Record<string, string>) {
   const [src, setSrc] = useState<string>();
   useEffect(() => {
+    if (!path) return;
     let url: string | undefined;
-    void objectUrl(`/portal/api/shared/media/${item.id}`, headers).then((made) => setSrc((url = made)));
+    void objectUrl(path, headers).then((made) => setSrc((url = made)));
     return () => url && URL.revokeObjectURL(url);
-  }, [item.id]);
+  }, [path]);
+  return src;
+}
+
+function SharedPhoto({ item, headers }: { item: Photo; headers: Record<string, string> }) {
+  const src = useSharedFile(`/portal/api/shared/media/${item.id}`, headers);
+  const before = useSharedFile(
+    item.has_before ? `/portal/api/shared/media/${item.id}/before` : undefined,
+    headers,
+  );
+  const newDamages = (item.analysis.damage?.damages ?? []).filter((d) => d.new);
   return (
     <section class="shared-photo" aria-label={`Photo ${item.position + 1}`}>
       <h2>
@@ -108,6 +120,34 @@ function SharedPhoto({ item, headers }: { item: Photo; headers: Record<string, s
             />
           ) : (
             <p class="loading">Loading the photo…</p>
+          )}
+          {item.has_before && (
+            <div class="before-after">
+              <h3>New since the previous inspection</h3>
+              <p>
+                {newDamages.map((d) => damageLabel({ ...d, new: undefined })).join(', ')}: confirmed by a
+                reviewer; it was not there at the previous inspection.
+              </p>
+              <div class="side-by-side">
+                <figure>
+                  {before ? (
+                    <img src={before} alt="Before: the same view at the previous inspection" />
+                  ) : (
+                    <p class="loading">Loading the earlier photo…</p>
+                  )}
+                  <figcaption>Before</figcaption>
+                </figure>
+                <figure>
+                  <div class="stage">
+                    {src && <img src={src} alt="After: this photo, with the new damage marked" />}
+                    {newDamages.map((d, i) => (
+                      <div key={i} class="box damage" style={boxStyle(d.box)} />
+                    ))}
+                  </div>
+                  <figcaption>After</figcaption>
+                </figure>
+              </div>
+            </div>
           )}
         </div>
         <aside class="side-col">
