@@ -228,6 +228,7 @@ describe('comparison flags in the result', () => {
           ],
           ['m2', { status: 'compared', previous_inspection_id: 'i1', previous_media_id: 'p2', regions: [] }],
         ]),
+        errors: new Map(),
         summary: {
           previous_inspection_id: 'i1',
           basis: 'compare_with',

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pLimit from 'p-limit';
-import type { ChangesPart, ComparisonSummary } from '../../domain/result/changes-part.js';
+import type { ChangesPart, ComparisonSummary, PhotoComparison } from '../../domain/result/changes-part.js';
 import type { NormalisedBox } from '../../domain/result/detection-parts.js';
 import type { Db, InspectionRow } from '../../ports/database.js';
 import type { AnalysisPool } from '../../ports/analysis-pool.js';
@@ -26,6 +26,8 @@ export interface ComparisonDeps {
 export interface PreviousComparison {
   /** Each photo's `changes` part, by media id. */
   changes: Map<string, ChangesPart>;
+  /** Why a pair could not be compared (an earlier photo that no longer decodes), by media id. */
+  errors: Map<string, string>;
   summary: ComparisonSummary;
 }
 
@@ -109,6 +111,7 @@ export async function compareWithPrevious(
   const folder = path.join(input.workDir, 'previous');
   await fs.promises.mkdir(folder, { recursive: true });
   const changes = new Map<string, ChangesPart>();
+  const errors = new Map<string, string>();
   await Promise.all(
     input.media.map((item) =>
       limit(async () => {
@@ -120,16 +123,25 @@ export async function compareWithPrevious(
           return;
         }
         const before = path.join(folder, counterpart.id);
-        await pipeline(await deps.storage.get(counterpart.storage_key), fs.createWriteStream(before));
-        const comparison = await deps.pool.compareChanges(
-          {
-            before: { path: before, mime: counterpart.mime },
-            after: { path: input.files.get(item.row.id)!, mime: item.row.mime },
-            vehicle: vehicleBoxOf(item.analysis.parts),
-          },
-          signal,
-        );
-        await fs.promises.rm(before, { force: true });
+        let comparison: PhotoComparison;
+        try {
+          await pipeline(await deps.storage.get(counterpart.storage_key), fs.createWriteStream(before));
+          comparison = await deps.pool.compareChanges(
+            {
+              before: { path: before, mime: counterpart.mime },
+              after: { path: input.files.get(item.row.id)!, mime: item.row.mime },
+              vehicle: vehicleBoxOf(item.analysis.parts),
+            },
+            signal,
+          );
+        } catch (error) {
+          // The same pair would fail again: reported on the photo, and nothing is claimed for it.
+          if (signal.aborted) throw error;
+          errors.set(item.row.id, (error as Error).message);
+          comparison = { status: 'not_aligned', inliers: 0 };
+        } finally {
+          await fs.promises.rm(before, { force: true });
+        }
         changes.set(item.row.id, {
           ...base,
           status: comparison.status,
@@ -154,6 +166,7 @@ export async function compareWithPrevious(
   const count = (status: ChangesPart['status']) => parts.filter((p) => p.status === status).length;
   return {
     changes,
+    errors,
     summary: {
       previous_inspection_id: previous.row.id,
       basis: previous.basis,

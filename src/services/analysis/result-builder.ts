@@ -44,6 +44,7 @@ export function buildResult(input: {
   const media = input.media.map((m) =>
     mediaResult(m, input.reuse.get(m.row.id) ?? [], captures.get(m.row.id), {
       changes: input.comparison?.changes.get(m.row.id),
+      changesError: input.comparison?.errors.get(m.row.id),
       rollback,
     }),
   );
@@ -84,12 +85,13 @@ function mediaResult(
   m: AnalysedMedia,
   matches: ReuseMatch[],
   capture: CapturePart | undefined,
-  since: { changes: ChangesPart | undefined; rollback: boolean },
+  since: { changes: ChangesPart | undefined; changesError: string | undefined; rollback: boolean },
 ): MediaResult {
   const { row, analysis } = m;
   const errors = runsOf(analysis)
     .filter((r) => r.status !== 'ok')
-    .map((r) => ({ analyzer: r.name, message: r.error ?? r.status }));
+    .map((r) => ({ analyzer: r.name, message: r.error ?? r.status }))
+    .concat(since.changesError ? [{ analyzer: 'changes', message: since.changesError }] : []);
   const parts: Record<string, unknown> =
     analysis.kind === 'image'
       ? { ...analysis.parts }
