@@ -407,7 +407,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search inspections, newest first */
+        /** Search inspections, newest first (or the highest estimate first) */
         get: operations["getPortalApiInspections"];
         put?: never;
         post?: never;
@@ -551,6 +551,23 @@ export interface paths {
         };
         /** The PDF report of the latest result */
         get: operations["getPortalApiInspectionsByIdReportPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/inspections/{id}/estimate.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest result's estimate lines as CSV (docs/estimate.md#export) */
+        get: operations["getPortalApiInspectionsByIdEstimateCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -981,6 +998,27 @@ export interface paths {
         head?: never;
         /** Change a client's settings (a client admin: not quota, service window, time zone) */
         patch: operations["patchPortalApiClientsById"];
+        trace?: never;
+    };
+    "/portal/api/clients/{id}/rate-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client's rate card for repair estimates (the example card until one is set) */
+        get: operations["getPortalApiClientsByIdRateCard"];
+        /**
+         * Replace the client's rate card: a new version, audited
+         * @description Estimates from then on use it (docs/estimate.md#the-rate-card).
+         */
+        put: operations["putPortalApiClientsByIdRateCard"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/portal/api/clients/{id}/keys": {
@@ -1544,6 +1582,79 @@ export interface components {
                     unit: ("km" | "mi") | null;
                 } | null;
             } | null;
+            /** @description A repair estimate from the client's rate card (docs/estimate.md): a suggestion for a person, never charged automatically. */
+            estimate?: {
+                /** @description ISO 4217. */
+                currency: string;
+                /** @description The version of the client's rate card used; 0: the example card (example figures only). */
+                rate_card_version: number;
+                /** @description One per part; several damages on a part make one line. */
+                lines: {
+                    /** @description The part; null when none is known or could be suggested. */
+                    part: string | null;
+                    /** @description Who named the part: a reviewer, the damage model, or the suggestion from the view and the place in the vehicle box. */
+                    part_source: ("reviewer" | "model" | "suggested") | null;
+                    /** @description The damages priced on this line, as `<media id>:<index in its damages>`. */
+                    damage_ids: string[];
+                    /** @description polish, paintless_repair, smart_repair, glass_repair, wheel_refurbish, repair_and_paint, replace, replace_and_paint */
+                    operation: "polish" | "paintless_repair" | "smart_repair" | "glass_repair" | "wheel_refurbish" | "repair_and_paint" | "replace" | "replace_and_paint";
+                    /** @description Labour hours. */
+                    labour_hours: number;
+                    /** @description labour_hours × labour_rate, rounded to the minor unit. */
+                    labour_cost: number;
+                    /** @description Paint hours. */
+                    paint_hours: number;
+                    /** @description paint_hours × (paint_rate + paint_material_rate), rounded. */
+                    paint_cost: number;
+                    /** @description The card's price of the part when it is replaced, else 0. */
+                    parts_cost: number;
+                    /** @description labour_cost + paint_cost + parts_cost. */
+                    total: number;
+                    /** @description A replaced part the card has no price for (priced at 0). */
+                    price_missing: boolean;
+                    /** @description What the rules gave, on a line a reviewer changed; null otherwise. */
+                    rules: {
+                        /** @description polish, paintless_repair, smart_repair, glass_repair, wheel_refurbish, repair_and_paint, replace, replace_and_paint */
+                        operation: "polish" | "paintless_repair" | "smart_repair" | "glass_repair" | "wheel_refurbish" | "repair_and_paint" | "replace" | "replace_and_paint";
+                        labour_hours: number;
+                        paint_hours: number;
+                        parts_cost: number;
+                    } | null;
+                    /** @description `reviewer`: changed or added by a person. */
+                    source: "rules" | "reviewer";
+                }[];
+                /** @description Sum of the lines. */
+                labour_total: number;
+                /** @description Sum of the lines. */
+                paint_total: number;
+                /** @description Sum of the lines. */
+                parts_total: number;
+                /** @description Sum of the lines. */
+                total: number;
+                /** @description `inputMetaData.vehicleValue`, if given. */
+                vehicle_value: number | null;
+                /** @description total exceeds the card's total_loss_share of vehicle_value; null without a value. */
+                total_loss: boolean | null;
+                /** @description What reviewers changed; applied again whenever the damages change. */
+                adjustments: {
+                    part: string;
+                    /** @description polish, paintless_repair, smart_repair, glass_repair, wheel_refurbish, repair_and_paint, replace, replace_and_paint */
+                    operation?: "polish" | "paintless_repair" | "smart_repair" | "glass_repair" | "wheel_refurbish" | "repair_and_paint" | "replace" | "replace_and_paint";
+                    labour_hours?: number;
+                    paint_hours?: number;
+                    parts_cost?: number;
+                    /**
+                     * @description A line the reviewer added.
+                     * @enum {boolean}
+                     */
+                    added?: true;
+                    /**
+                     * @description A rules' line the reviewer took out.
+                     * @enum {boolean}
+                     */
+                    removed?: true;
+                }[];
+            };
             /** @description Present on a version a reviewer saved in the portal. Damages they changed carry `source: reviewer`. */
             review?: {
                 /** @description Accepted or rejected by the reviewer; null when they only corrected damages. */
@@ -5302,6 +5413,12 @@ export interface operations {
                 from?: string;
                 /** @description Created on or before this day (UTC). */
                 to?: string;
+                /** @description Estimate total at least this. */
+                min_total?: number;
+                /** @description Estimate total at most this. */
+                max_total?: number;
+                /** @description `newest` (default), or `total`: the highest estimate first. */
+                sort?: "newest" | "total";
                 cursor?: string;
                 /** @description Page size, 1 to 200 (50). */
                 limit?: string;
@@ -5335,6 +5452,11 @@ export interface operations {
                             damages: number;
                             has_thumbnail: boolean;
                             review_decision: ("accepted" | "rejected") | null;
+                            /** @description The repair estimate's total (docs/estimate.md); null before one. */
+                            estimate: {
+                                total: number;
+                                currency: string;
+                            } | null;
                         }[];
                         next_cursor: string | null;
                         /** @description Inspections per status matching every filter but the status. */
@@ -5875,6 +5997,25 @@ export interface operations {
                             previous_inspection_id?: string;
                         }[];
                     };
+                    /** @description Every change the reviewer made to the estimate's lines (replacing the earlier ones); absent: keep them. */
+                    estimate_adjustments?: {
+                        part: string;
+                        /** @description polish, paintless_repair, smart_repair, glass_repair, wheel_refurbish, repair_and_paint, replace, replace_and_paint */
+                        operation?: "polish" | "paintless_repair" | "smart_repair" | "glass_repair" | "wheel_refurbish" | "repair_and_paint" | "replace" | "replace_and_paint";
+                        labour_hours?: number;
+                        paint_hours?: number;
+                        parts_cost?: number;
+                        /**
+                         * @description A line the reviewer added.
+                         * @enum {boolean}
+                         */
+                        added?: true;
+                        /**
+                         * @description A rules' line the reviewer took out.
+                         * @enum {boolean}
+                         */
+                        removed?: true;
+                    }[];
                 };
             };
         };
@@ -6290,6 +6431,106 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": Blob;
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiInspectionsByIdEstimateCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
                 };
             };
             /** @description An error: `message` says what went wrong (docs/errors.md). */
@@ -10424,6 +10665,1125 @@ export interface operations {
                         };
                         /** @description Whether the caller may change the quota, service window and time zone (operators). */
                         may_change_limits: boolean;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPortalApiClientsByIdRateCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A client rate card (docs/estimate.md). */
+                        card: {
+                            /** @description ISO 4217, e.g. EUR, GBP, JPY. */
+                            currency: string;
+                            /** @description Labour, per hour. */
+                            labour_rate: number;
+                            /** @description Paint labour, per hour. */
+                            paint_rate: number;
+                            /** @description Paint material, per hour of paint labour. */
+                            paint_material_rate: number;
+                            /** @description Part → price when it is replaced. A part without a price is replaced at 0 and its line says `price_missing`. */
+                            part_prices: {
+                                [key: string]: number;
+                            };
+                            /** @description The estimate is a total loss above this share of `inputMetaData.vehicleValue`. */
+                            total_loss_share: number;
+                            rules?: {
+                                /** @description Tried before the default rules; the first that matches gives the operation. */
+                                operations?: {
+                                    classes?: ("bumper" | "panel" | "large_panel" | "glass" | "lamp" | "mirror" | "wheel" | "trim")[];
+                                    types?: string[];
+                                    severities?: ("minor" | "moderate" | "severe")[];
+                                    sizes?: ("small" | "medium" | "large")[];
+                                    operation: "polish" | "paintless_repair" | "smart_repair" | "glass_repair" | "wheel_refurbish" | "repair_and_paint" | "replace" | "replace_and_paint";
+                                }[];
+                                /** @description Operation → part class → labour and paint hours, replacing the defaults given. */
+                                hours?: {
+                                    polish: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    paintless_repair: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    smart_repair: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    glass_repair: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    wheel_refurbish: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    repair_and_paint: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    replace: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    replace_and_paint: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                };
+                            };
+                        };
+                        /** @description Grows with every change; 0: the example card. */
+                        version: number;
+                        /** @description The example card: its figures are examples, not real rates. */
+                        example: boolean;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error: `message` says what went wrong (docs/errors.md). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    putPortalApiClientsByIdRateCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A client rate card (docs/estimate.md). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 4217, e.g. EUR, GBP, JPY. */
+                    currency: string;
+                    /** @description Labour, per hour. */
+                    labour_rate: number;
+                    /** @description Paint labour, per hour. */
+                    paint_rate: number;
+                    /** @description Paint material, per hour of paint labour. */
+                    paint_material_rate: number;
+                    /** @description Part → price when it is replaced. A part without a price is replaced at 0 and its line says `price_missing`. */
+                    part_prices: {
+                        [key: string]: number;
+                    };
+                    /** @description The estimate is a total loss above this share of `inputMetaData.vehicleValue`. */
+                    total_loss_share: number;
+                    rules?: {
+                        /** @description Tried before the default rules; the first that matches gives the operation. */
+                        operations?: {
+                            classes?: ("bumper" | "panel" | "large_panel" | "glass" | "lamp" | "mirror" | "wheel" | "trim")[];
+                            types?: string[];
+                            severities?: ("minor" | "moderate" | "severe")[];
+                            sizes?: ("small" | "medium" | "large")[];
+                            operation: "polish" | "paintless_repair" | "smart_repair" | "glass_repair" | "wheel_refurbish" | "repair_and_paint" | "replace" | "replace_and_paint";
+                        }[];
+                        /** @description Operation → part class → labour and paint hours, replacing the defaults given. */
+                        hours?: {
+                            polish: {
+                                bumper: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                large_panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                glass: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                lamp: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                mirror: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                wheel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                trim: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                            };
+                            paintless_repair: {
+                                bumper: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                large_panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                glass: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                lamp: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                mirror: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                wheel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                trim: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                            };
+                            smart_repair: {
+                                bumper: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                large_panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                glass: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                lamp: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                mirror: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                wheel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                trim: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                            };
+                            glass_repair: {
+                                bumper: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                large_panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                glass: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                lamp: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                mirror: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                wheel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                trim: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                            };
+                            wheel_refurbish: {
+                                bumper: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                large_panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                glass: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                lamp: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                mirror: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                wheel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                trim: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                            };
+                            repair_and_paint: {
+                                bumper: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                large_panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                glass: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                lamp: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                mirror: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                wheel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                trim: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                            };
+                            replace: {
+                                bumper: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                large_panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                glass: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                lamp: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                mirror: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                wheel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                trim: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                            };
+                            replace_and_paint: {
+                                bumper: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                large_panel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                glass: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                lamp: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                mirror: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                wheel: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                                trim: {
+                                    labour: number;
+                                    paint: number;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A client rate card (docs/estimate.md). */
+                        card: {
+                            /** @description ISO 4217, e.g. EUR, GBP, JPY. */
+                            currency: string;
+                            /** @description Labour, per hour. */
+                            labour_rate: number;
+                            /** @description Paint labour, per hour. */
+                            paint_rate: number;
+                            /** @description Paint material, per hour of paint labour. */
+                            paint_material_rate: number;
+                            /** @description Part → price when it is replaced. A part without a price is replaced at 0 and its line says `price_missing`. */
+                            part_prices: {
+                                [key: string]: number;
+                            };
+                            /** @description The estimate is a total loss above this share of `inputMetaData.vehicleValue`. */
+                            total_loss_share: number;
+                            rules?: {
+                                /** @description Tried before the default rules; the first that matches gives the operation. */
+                                operations?: {
+                                    classes?: ("bumper" | "panel" | "large_panel" | "glass" | "lamp" | "mirror" | "wheel" | "trim")[];
+                                    types?: string[];
+                                    severities?: ("minor" | "moderate" | "severe")[];
+                                    sizes?: ("small" | "medium" | "large")[];
+                                    operation: "polish" | "paintless_repair" | "smart_repair" | "glass_repair" | "wheel_refurbish" | "repair_and_paint" | "replace" | "replace_and_paint";
+                                }[];
+                                /** @description Operation → part class → labour and paint hours, replacing the defaults given. */
+                                hours?: {
+                                    polish: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    paintless_repair: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    smart_repair: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    glass_repair: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    wheel_refurbish: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    repair_and_paint: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    replace: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                    replace_and_paint: {
+                                        bumper: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        large_panel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        glass: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        lamp: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        mirror: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        wheel: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                        trim: {
+                                            labour: number;
+                                            paint: number;
+                                        };
+                                    };
+                                };
+                            };
+                        };
+                        /** @description Grows with every change; 0: the example card. */
+                        version: number;
+                        /** @description The example card: its figures are examples, not real rates. */
+                        example: boolean;
                     };
                 };
             };

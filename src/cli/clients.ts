@@ -14,6 +14,7 @@ import type { ClientRow } from '../ports/database.js';
 import { CLI_ACTOR } from '../services/audit.js';
 import { print, table, when, withStorage } from './context.js';
 import { durationSeconds, positiveInteger } from './options.js';
+import { rateCardCommand } from './rate-card.js';
 
 interface SettingOptions {
   name?: string;
@@ -208,5 +209,6 @@ export function clientsCommand(): Command {
       }),
     );
 
+  clients.addCommand(rateCardCommand());
   return clients;
 }

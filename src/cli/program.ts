@@ -4,6 +4,7 @@ import { clientsCommand } from './clients.js';
 import { deliveriesCommand } from './deliveries.js';
 import { inspectionsCommand } from './inspections.js';
 import { vehiclesCommand } from './vehicles.js';
+import { estimatesCommand } from './estimates.js';
 import { migrateCommand } from './migrate.js';
 import { outboxCommand } from './outbox.js';
 import { auditCommand } from './audit.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
     .addCommand(signingKeysCommand())
     .addCommand(inspectionsCommand())
     .addCommand(vehiclesCommand())
+    .addCommand(estimatesCommand())
     .addCommand(deliveriesCommand())
     .addCommand(webhooksCommand())
     .addCommand(outboxCommand())

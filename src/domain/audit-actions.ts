@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   'api_key.rotate',
   'api_key.revoke',
   'webhook_secret.rotate',
+  'client.rate_card',
   // Capture flows
   'persona.create',
   'persona.update',

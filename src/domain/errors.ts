@@ -386,6 +386,12 @@ export const catalogue = {
     surface: 'plain',
     when: 'A portal user that breaks a rule (short password, role and client, e-mail taken).',
   },
+  RATE_CARD_INVALID: {
+    status: 400,
+    message: 'Rate card is invalid: <reason>',
+    surface: 'plain',
+    when: 'A rate card (portal API, CLI) that does not follow its schema, with an unknown currency, or a prices CSV line that is not `part,price`.',
+  },
   VEHICLE_NOT_FOUND: {
     status: 404,
     message: 'No vehicle <id>',

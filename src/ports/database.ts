@@ -20,6 +20,10 @@ export interface ClientsTable {
   webhook_secret_previous_until: number | null;
   /** 1: a new inspection of a known vehicle is compared with its latest one (docs/vehicles.md). */
   auto_compare: Generated<number>;
+  /** JSON of the client's rate card (docs/estimate.md); null: the example card. */
+  rate_card: Generated<string | null>;
+  /** Grows with every change of the card; 0 while it is the example card. */
+  rate_card_version: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -144,6 +148,8 @@ export interface InspectionsTable {
   vehicle_id: Generated<string | null>;
   /** The inspection the client asked to compare it with (`compare_with`), checked to be its own. */
   compare_with: Generated<string | null>;
+  /** The latest result's estimate total × 100 (docs/estimate.md); null without an estimate. */
+  estimate_total_cents: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }

@@ -45,6 +45,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
         '0013-persona-logos',
         '0014-password-links',
         '0015-vehicles',
+        '0016-rate-cards',
       ],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });

@@ -7,6 +7,8 @@
 import crypto from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RATE_CARD } from '../../src/domain/estimate/rate-card.js';
+import type { InspectionResult } from '../../src/domain/result/index.js';
 import { CLI_ACTOR } from '../../src/services/audit.js';
 import { createKey } from '../../src/services/clients/manage.js';
 import { createPersona } from '../../src/services/personas/manage.js';
@@ -41,6 +43,8 @@ interface Credentials {
 type Scheme = 'apiKey' | 'uploadToken' | 'renewToken' | 'linkToken' | 'portalSession' | 'shareToken';
 
 const FRONT = photo('home.jpg');
+/** Dismissing the first candidate region of the scenario's photo (its media id and version added). */
+const CHANGE_DECISION = { base_version: 1, media_id: 'none', region: 0, decision: 'dismissed' };
 const STEPS = [{ id: 'front', label: 'Front', instructions: 'The front.', required: true, overlay: 'front' }];
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
@@ -61,6 +65,8 @@ interface Scenario {
   failedMessage: string;
   /** A user of A's (a viewer, whom A's admin may change). */
   user: string;
+  /** A's vehicle the inspection is attached to. */
+  vehicle: string;
 }
 
 /**
@@ -86,6 +92,7 @@ function pathValue(
   if (name === 'id' && path.endsWith('/outbox/{id}/send')) return scenario.heldMessage;
   if (name === 'id' && path.endsWith('/outbox/{id}/resend')) return scenario.failedMessage;
   if (name === 'id' && path.startsWith('/portal/api/users/')) return scenario.user;
+  if (name === 'id' && /^(\/portal)?\/api\/vehicles\/\{id\}/.test(path)) return scenario.vehicle;
   return undefined;
 }
 
@@ -218,7 +225,9 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
       .executeTakeFirstOrThrow();
     const share = await shareOf(clientA.id, inspection);
     const { prefix } = await createKey(t.deps, clientA.id, CLI_ACTOR);
+    const vehicle = await compared(inspection, media.id);
     return {
+      vehicle,
       inspection,
       message: await messageOf(inspection),
       media: media.id,
@@ -229,6 +238,65 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
       user: (await findPortalUser(t.deps.db, await portalUser(t.deps, 'client_viewer', clientA.id)))!.id,
     };
   };
+  /**
+   * The inspection attached to a vehicle of A's and compared (with itself, for this test): a candidate
+   * region to decide, and a confirmed new damage whose "before" a share shows.
+   */
+  const compared = async (inspection: string, mediaId: string) => {
+    const vehicle = crypto.randomUUID();
+    const now = Date.now();
+    await t.deps.db
+      .insertInto('vehicles')
+      .values({
+        id: vehicle,
+        client_id: clientA.id,
+        vin: null,
+        plate: `A${now}`,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const row = await t.deps.db
+      .selectFrom('inspections')
+      .select('result')
+      .where('id', '=', inspection)
+      .executeTakeFirstOrThrow();
+    const result = JSON.parse(row.result!) as InspectionResult;
+    const box = { x: 0.2, y: 0.2, width: 0.1, height: 0.1 };
+    const item = result.media.find((m) => m.id === mediaId)!;
+    item.analysis.changes = {
+      status: 'compared',
+      previous_inspection_id: inspection,
+      previous_media_id: mediaId,
+      regions: [
+        { box, score: 0.5 },
+        { box, score: 0.4, decision: 'confirmed' },
+      ],
+    };
+    item.analysis.damage = {
+      status: 'reviewed',
+      model: null,
+      damages: [
+        {
+          part: 'door',
+          type: 'scratch',
+          severity: 'minor',
+          confidence: 1,
+          box,
+          source: 'reviewer',
+          new: true,
+          previous_inspection_id: inspection,
+        },
+      ],
+    };
+    await t.deps.db
+      .updateTable('inspections')
+      .set({ result: JSON.stringify(result), vehicle_id: vehicle })
+      .where('id', '=', inspection)
+      .execute();
+    return vehicle;
+  };
+
   /** A link e-mailed to its customer, its message set held (as before a mail server) or failed. */
   const outboxMessageOf = async (status: 'held' | 'failed') => {
     await newLink(clientA.apiKey, a.personaId, {
@@ -441,6 +509,8 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
     'POST /api/personas': { payload: { kind: 'photo' }, status: 201 },
     'POST /portal/api/session': { payload: { email: admins.B, password: PASSWORD }, status: 200 },
     'POST /portal/api/inspections/{id}/review': { payload: { base_version: 1, decision: null }, status: 404 },
+    'POST /portal/api/inspections/{id}/changes': { payload: CHANGE_DECISION, status: 404 },
+    'PUT /portal/api/clients/{id}/rate-card': { payload: DEFAULT_RATE_CARD, status: 404 },
     'POST /portal/api/inspections/{id}/shares': { payload: {}, status: 404 },
     'PATCH /portal/api/clients/{id}': { payload: { name: 'B was here' }, status: 404 },
   });
@@ -459,7 +529,18 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
       'POST /portal/api/clients/{id}/keys/rotate': { grace_seconds: 3600 },
       'POST /portal/api/clients/{id}/webhook/secret': { grace_seconds: 3600 },
       'PATCH /portal/api/users/{id}': { role: 'client_admin' },
+      'PUT /portal/api/clients/{id}/rate-card': DEFAULT_RATE_CARD,
     })[name];
+
+  /** A decision on the candidate region, against the inspection's version as it is now. */
+  const changeDecisionOfA = async (scenario: Scenario) => {
+    const { result_version } = await t.deps.db
+      .selectFrom('inspections')
+      .select('result_version')
+      .where('id', '=', scenario.inspection)
+      .executeTakeFirstOrThrow();
+    return { ...CHANGE_DECISION, base_version: result_version };
+  };
 
   it("never hands B A's data, nor changes A's, on any operation of the OpenAPI document", async () => {
     const problems: string[] = [];
@@ -524,7 +605,11 @@ describe.each(BACKENDS)('client B against client A, every operation, on %s', (ba
         let url = op.path;
         for (const param of pathParams)
           url = url.replace(`{${param}}`, pathValue(op.path, param, a, scenario)!);
-        const payload = bodyOfA(`${op.method} ${op.path}`);
+        const name = `${op.method} ${op.path}`;
+        const payload =
+          name === 'POST /portal/api/inspections/{id}/changes'
+            ? { ...(await changeDecisionOfA(scenario)), media_id: scenario.media }
+            : bodyOfA(name);
         const res = await inject({
           method: op.method as InjectOptions['method'],
           url,

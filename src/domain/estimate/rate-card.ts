@@ -66,7 +66,7 @@ export const RateCard = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, $id: 'RateCard', description: 'A client rate card (docs/estimate.md).' },
+  { additionalProperties: false, description: 'A client rate card (docs/estimate.md).' },
 );
 export type RateCard = Static<typeof RateCard>;
 

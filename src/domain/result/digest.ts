@@ -36,6 +36,8 @@ export interface ResultDigest {
   damages: number;
   /** The first media item's thumbnail. */
   thumbnail_key: string | null;
+  /** The repair estimate's total and currency (absent from digests made before estimates). */
+  estimate?: { total: number; currency: string } | null;
 }
 
 /** A searchable fact of a result: one row per flag, plate and VIN. */
@@ -51,6 +53,7 @@ interface ResultLike {
     analysis?: { text?: { plate?: { read?: string | null }; vin?: { read?: string | null } } };
   }[];
   summary?: { media_count?: number; damages?: number; flags?: string[] };
+  estimate?: { total: number; currency: string };
 }
 
 export function digestOf(result: unknown): ResultDigest {
@@ -65,6 +68,7 @@ export function digestOf(result: unknown): ResultDigest {
     media_count: r.summary?.media_count ?? media.length,
     damages: r.summary?.damages ?? 0,
     thumbnail_key: first((m) => m.thumbnail_key),
+    estimate: r.estimate ? { total: r.estimate.total, currency: r.estimate.currency } : null,
   };
 }
 

@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CapturePart } from './capture-part.js';
 import { ChangesPart, ComparisonSummary } from './changes-part.js';
+import { EstimatePart } from './estimate-part.js';
 import { DamagePart } from './damage-part.js';
 import { TextPart, VehiclesPart } from './detection-parts.js';
 import { ExifPart, FingerprintPart, QualityPart } from './image-parts.js';
@@ -118,6 +119,7 @@ export const InspectionResult = Type.Object(
           'The comparison with an earlier inspection of the same vehicle; null when there was none to compare with (docs/vehicles.md). Absent from results analysed before comparisons.',
       }),
     ),
+    estimate: Type.Optional(EstimatePart),
     review: Type.Optional(ReviewPart),
     summary: Type.Object({
       media_count: Type.Integer(),

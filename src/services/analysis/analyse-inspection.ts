@@ -17,6 +17,8 @@ import { findReuse, saveFingerprints } from './reuse.js';
 import { compareWithPrevious, previousInspectionOf } from './compare-previous.js';
 import { vehicleKeysOf } from '../vehicles/keys.js';
 import { attachVehicle } from '../vehicles/vehicles.js';
+import { getRateCard } from '../clients/rate-card.js';
+import { estimateForResult } from '../estimates/estimate-result.js';
 
 export interface AnalysisDeps {
   db: Db;
@@ -92,6 +94,7 @@ export async function analyseInspection(
       ? await compareWithPrevious(deps, { inspection, previous, media: analysed, files, workDir }, signal)
       : null;
 
+    const rateCard = await getRateCard(deps.db, inspection.client_id);
     const result = buildResult({
       inspection,
       media: analysed,
@@ -101,6 +104,8 @@ export async function analyseInspection(
       version: inspection.result_version + 1,
       analysedAt: deps.now(),
     });
+    // A fresh analysis: what reviewers changed on an earlier version's estimate does not carry over.
+    result.estimate = estimateForResult(result, rateCard);
     await saveFingerprints(deps.db, {
       clientId: inspection.client_id,
       inspectionId,

@@ -90,6 +90,7 @@ describe('capture flags in the result', () => {
     reviewed_at: null,
     vehicle_id: null,
     compare_with: null,
+    estimate_total_cents: null,
     created_at: 0,
     updated_at: 0,
   });
@@ -198,6 +199,7 @@ describe('comparison flags in the result', () => {
         reviewed_at: null,
         vehicle_id: null,
         compare_with: 'i1',
+        estimate_total_cents: null,
         created_at: 0,
         updated_at: 0,
       },

@@ -82,6 +82,8 @@ export async function createClient(
     webhook_secret_previous_enc: null,
     webhook_secret_previous_until: null,
     auto_compare: settings.autoCompare === false ? 0 : 1,
+    rate_card: null,
+    rate_card_version: 0,
     created_at: now,
     updated_at: now,
   };

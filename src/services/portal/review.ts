@@ -7,6 +7,9 @@ import { portalActor, recordAudit } from '../audit.js';
 import { AppError } from '../../domain/errors.js';
 import type { Damage } from '../../domain/result/damage-part.js';
 import type { InspectionResult, ReviewPart } from '../../domain/result/index.js';
+import { LineAdjustment } from '../../domain/result/estimate-part.js';
+import { getRateCard } from '../clients/rate-card.js';
+import { estimateForResult } from '../estimates/estimate-result.js';
 import { damageCount, summaryOf } from '../../domain/result/summary.js';
 import { inTransaction, type Db, type InspectionRow } from '../../ports/database.js';
 import { storeResultVersion } from '../results/store-result.js';
@@ -54,6 +57,13 @@ export const ReviewInput = Type.Object(
         { description: 'Per media id, the damages as the reviewer left them.' },
       ),
     ),
+    estimate_adjustments: Type.Optional(
+      Type.Array(LineAdjustment, {
+        maxItems: 200,
+        description:
+          "Every change the reviewer made to the estimate's lines (replacing the earlier ones); absent: keep them.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -89,6 +99,7 @@ export async function saveReview(
       media,
       decision: input.decision,
       note: input.note?.trim() || null,
+      adjustments: input.estimate_adjustments,
       now,
     });
   });
@@ -108,10 +119,14 @@ export async function storeReviewedVersion(
     media: MediaResult[];
     decision: ReviewPart['decision'];
     note: string | null;
+    /** What the reviewer changed on the estimate; absent: the base version's changes. */
+    adjustments?: LineAdjustment[] | undefined;
     now: number;
   },
 ): Promise<{ version: number }> {
   const { inspection, base, media, now } = input;
+  const rateCard = await getRateCard(trx, inspection.client_id);
+  const adjustments = input.adjustments ?? base.estimate?.adjustments ?? [];
   const result: InspectionResult = {
     ...base,
     version: base.version + 1,
@@ -125,6 +140,8 @@ export async function storeReviewedVersion(
     },
     summary: summaryOf(media),
   };
+  // The damages may have changed: the estimate follows them, with the reviewer's changes on top.
+  result.estimate = estimateForResult(result, rateCard, adjustments);
   await storeResultVersion(trx, { inspection, result, origin: 'review', authorId: caller.userId, now });
   await trx
     .updateTable('inspections')

@@ -30,6 +30,11 @@ export interface InspectionSearch {
   from?: number | undefined;
   /** Epoch ms, exclusive. */
   to?: number | undefined;
+  /** The estimate's total, inclusive (in its currency). */
+  minTotal?: number | undefined;
+  maxTotal?: number | undefined;
+  /** `newest` (default) or `total`: the highest estimate first (inspections without one left out). */
+  sort?: 'newest' | 'total' | undefined;
   cursor?: string | undefined;
   limit?: number | undefined;
 }
@@ -49,6 +54,9 @@ export const ListedInspection = Type.Object({
   damages: Type.Integer(),
   has_thumbnail: Type.Boolean(),
   review_decision: Nullable(Type.Union([Type.Literal('accepted'), Type.Literal('rejected')])),
+  estimate: Nullable(Type.Object({ total: Type.Number(), currency: Type.String() }), {
+    description: "The repair estimate's total (docs/estimate.md); null before one.",
+  }),
 });
 export type ListedInspection = Static<typeof ListedInspection>;
 
@@ -84,9 +92,12 @@ export function searchQueries(db: Db, caller: Pick<PortalCaller, 'clientId'>, se
   const limit = Math.min(Math.max(search.limit ?? PAGE_SIZE, 1), 200);
   const client = clientScope(caller, search.clientId);
   const [lead, ...others] = factFilters(search);
-  const order = lead
-    ? { at: 'lead.created_at' as const, id: 'lead.inspection_id' as const }
-    : { at: 'inspections.created_at' as const, id: 'inspections.id' as const };
+  const order =
+    search.sort === 'total'
+      ? { at: 'inspections.estimate_total_cents' as const, id: 'inspections.id' as const }
+      : lead
+        ? { at: 'lead.created_at' as const, id: 'lead.inspection_id' as const }
+        : { at: 'inspections.created_at' as const, id: 'inspections.id' as const };
   const rows = (): Query => {
     if (!lead) return db.selectFrom('inspections');
     let q = db
@@ -98,7 +109,8 @@ export function searchQueries(db: Db, caller: Pick<PortalCaller, 'clientId'>, se
       lead.prefix ? startsWith('lead.value', lead.value) : sql<SqlBool>`lead.value = ${lead.value}`,
     );
   };
-  const filtered = () => narrow(rows(), client, search, order.at, others);
+  const at = lead ? ('lead.created_at' as const) : ('inspections.created_at' as const);
+  const filtered = () => narrow(rows(), client, search, at, others);
 
   let page = filtered()
     .innerJoin('clients', 'clients.id', 'inspections.client_id')
@@ -112,6 +124,7 @@ export function searchQueries(db: Db, caller: Pick<PortalCaller, 'clientId'>, se
       'inspections.created_at',
       'inspections.digest',
       'inspections.review_decision',
+      'inspections.estimate_total_cents',
     ])
     .orderBy(order.at, 'desc')
     .orderBy(order.id, 'desc')
@@ -172,14 +185,15 @@ export async function searchInspections(
       damages: digest?.damages ?? 0,
       has_thumbnail: Boolean(digest?.thumbnail_key),
       review_decision: row.review_decision,
+      estimate: digest?.estimate ?? null,
     };
   });
-  const last = items.at(-1);
-  return {
-    items,
-    next_cursor: more && last ? encodeCursor({ at: Date.parse(last.created_at), id: last.id }) : null,
-    counts,
-  };
+  const last = rows.slice(0, limit).at(-1);
+  const key = (row: NonNullable<typeof last>) =>
+    search.sort === 'total'
+      ? { at: Number(row.estimate_total_cents ?? 0), id: row.id }
+      : { at: Number(row.created_at), id: row.id };
+  return { items, next_cursor: more && last ? encodeCursor(key(last)) : null, counts };
 }
 
 /** Every filter but the status and the cursor; `at` is the creation time column the rows are read by. */
@@ -198,6 +212,11 @@ function narrow(
   if (search.source === 'api') q = q.where('inspections.source', 'in', ['urls', 'file']);
   if (search.from !== undefined) q = q.where(at, '>=', search.from);
   if (search.to !== undefined) q = q.where(at, '<', search.to);
+  if (search.sort === 'total') q = q.where('inspections.estimate_total_cents', 'is not', null);
+  if (search.minTotal !== undefined)
+    q = q.where('inspections.estimate_total_cents', '>=', Math.round(search.minTotal * 100));
+  if (search.maxTotal !== undefined)
+    q = q.where('inspections.estimate_total_cents', '<=', Math.round(search.maxTotal * 100));
   // The facts beside the leading one (there are none without it): one probe each of the facts' primary
   // key (inspection, kind, value) per leading fact read.
   for (const fact of facts) {

@@ -7,10 +7,15 @@ import type { Db, InspectionResultsTable } from '../../ports/database.js';
 export interface ResultVersion {
   inspection: { id: string; client_id: string; created_at: number };
   /** The result; its `version` is the version stored. */
-  result: { version: number };
+  result: { version: number; estimate?: { total: number } };
   origin: InspectionResultsTable['origin'];
   authorId: string | null;
   now: number;
+}
+
+/** The estimate's total in hundredths of its currency (for sorting and filtering), or null. */
+function totalCentsOf(result: { estimate?: { total: number } }): number | null {
+  return result.estimate ? Math.round(result.estimate.total * 100) : null;
 }
 
 export async function storeResultVersion(trx: Db, input: ResultVersion): Promise<void> {
@@ -33,6 +38,7 @@ export async function storeResultVersion(trx: Db, input: ResultVersion): Promise
       result: json,
       result_version: result.version,
       digest: JSON.stringify(digestOf(result)),
+      estimate_total_cents: totalCentsOf(result),
       updated_at: now,
     })
     .where('id', '=', inspection.id)

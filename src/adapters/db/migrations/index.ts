@@ -15,6 +15,7 @@ import { clientDeliveries } from './0012-client-deliveries.js';
 import { personaLogos } from './0013-persona-logos.js';
 import { passwordLinks } from './0014-password-links.js';
 import { vehicles } from './0015-vehicles.js';
+import { rateCards } from './0016-rate-cards.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -36,6 +37,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0013-persona-logos': personaLogos(),
         '0014-password-links': passwordLinks(dialect),
         '0015-vehicles': vehicles(),
+        '0016-rate-cards': rateCards(),
       }),
   };
 }

@@ -6,10 +6,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../../deps.js';
+import { RateCard } from '../../../domain/estimate/rate-card.js';
+import { getRateCard, setRateCard } from '../../../services/clients/rate-card.js';
 import { Nullable } from '../../../domain/schema.js';
 import { EVENT_TYPES } from '../../../domain/webhooks.js';
 import {
   addPortalKey,
+  administeredClient,
   changePortalClient,
   ClientSummary,
   ClientView,
@@ -27,6 +30,12 @@ import { errorResponses } from '../../schemas/errors.js';
 
 const config = { auth: 'portalSession' } as const;
 const tags = ['Portal'];
+
+const RateCardView = Type.Object({
+  card: RateCard,
+  version: Type.Integer({ minimum: 0, description: 'Grows with every change; 0: the example card.' }),
+  example: Type.Boolean({ description: 'The example card: its figures are examples, not real rates.' }),
+});
 const ClientId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) });
 
 const Grace = Type.Object(
@@ -134,6 +143,42 @@ export const portalClientRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     },
     async (request) =>
       changePortalClient(deps, callerPortal(request), request.params.id, request.body, callerActor(request)),
+  );
+
+  app.get(
+    '/clients/:id/rate-card',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The client's rate card for repair estimates (the example card until one is set)",
+        params: ClientId,
+        response: { 200: RateCardView },
+      },
+    },
+    async (request) => {
+      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
+      return getRateCard(deps.db, client.id);
+    },
+  );
+
+  app.put(
+    '/clients/:id/rate-card',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Replace the client's rate card: a new version, audited",
+        description: 'Estimates from then on use it (docs/estimate.md#the-rate-card).',
+        params: ClientId,
+        body: RateCard,
+        response: { 200: RateCardView, ...errorResponses('plain', 400) },
+      },
+    },
+    async (request) => {
+      const client = await administeredClient(deps.db, callerPortal(request), request.params.id);
+      return setRateCard(deps, client.id, request.body, callerActor(request));
+    },
   );
 
   app.post(

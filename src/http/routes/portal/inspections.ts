@@ -12,6 +12,7 @@ import { inspectionMedia, inspectionThumbnail } from '../../../services/portal/m
 import { reportFor } from '../../../services/portal/report.js';
 import { ReviewInput, saveReview } from '../../../services/portal/review.js';
 import { ChangeDecisionInput, decideChange } from '../../../services/portal/change-decisions.js';
+import { inspectionEstimateCsv } from '../../../services/estimates/export.js';
 import { InspectionPage, searchInspections } from '../../../services/portal/search-inspections.js';
 import {
   createShare,
@@ -52,6 +53,13 @@ const SearchQuery = Type.Object(
     source: Type.Optional(Type.Union([Type.Literal('api'), Type.Literal('link')])),
     from: Type.Optional(Type.String({ format: 'date', description: 'Created on or after this day (UTC).' })),
     to: Type.Optional(Type.String({ format: 'date', description: 'Created on or before this day (UTC).' })),
+    min_total: Type.Optional(Type.Number({ minimum: 0, description: 'Estimate total at least this.' })),
+    max_total: Type.Optional(Type.Number({ minimum: 0, description: 'Estimate total at most this.' })),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('newest'), Type.Literal('total')], {
+        description: '`newest` (default), or `total`: the highest estimate first.',
+      }),
+    ),
     ...pageFields,
   },
   { additionalProperties: false },
@@ -74,7 +82,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
       config,
       schema: {
         tags,
-        summary: 'Search inspections, newest first',
+        summary: 'Search inspections, newest first (or the highest estimate first)',
         querystring: SearchQuery,
         response: { 200: InspectionPage },
       },
@@ -95,6 +103,9 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
         source: q.source,
         from: days.since,
         to: days.until,
+        minTotal: q.min_total,
+        maxTotal: q.max_total,
+        sort: q.sort,
         ...pageRequest(q),
       });
     },
@@ -244,6 +255,26 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
       },
     },
     async (request, reply) => sendPdf(reply, await reportFor(deps, callerPortal(request), request.params.id)),
+  );
+
+  app.get(
+    '/inspections/:id/estimate.csv',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The latest result's estimate lines as CSV (docs/estimate.md#export)",
+        params: Type.Object({ id: Id }),
+        response: { 200: binaryBody(['text/csv']), ...errorResponses('plain', 409) },
+      },
+    },
+    async (request, reply) => {
+      const csv = await inspectionEstimateCsv(deps.db, callerPortal(request), request.params.id);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="estimate-${request.params.id}.csv"`)
+        .send(csv);
+    },
   );
 
   app.get(
