@@ -2793,7 +2793,8 @@ export interface operations {
             query?: {
                 /** @description A VIN or plate, any case or separators. */
                 search?: string;
-                limit?: number;
+                /** @description At most this many, 1 to 500 (100). */
+                limit?: string;
             };
             header?: never;
             path?: never;
@@ -5414,9 +5415,9 @@ export interface operations {
                 /** @description Created on or before this day (UTC). */
                 to?: string;
                 /** @description Estimate total at least this. */
-                min_total?: number;
+                min_total?: string;
                 /** @description Estimate total at most this. */
-                max_total?: number;
+                max_total?: string;
                 /** @description `newest` (default), or `total`: the highest estimate first. */
                 sort?: "newest" | "total";
                 cursor?: string;

@@ -31,7 +31,9 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
               description: 'A VIN or plate, any case or separators.',
             }),
           ),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+          limit: Type.Optional(
+            Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'At most this many, 1 to 500 (100).' }),
+          ),
         }),
         response: { 200: Type.Object({ vehicles: Type.Array(VehicleSummary) }) },
       },
@@ -40,7 +42,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       vehicles: await listVehicles(deps.db, {
         clientId: callerClient(request).id,
         search: request.query.search,
-        limit: request.query.limit ?? 100,
+        limit: Math.min(Number(request.query.limit ?? 100), 500),
       }),
     }),
   );

@@ -35,6 +35,9 @@ const Id = Type.String({ minLength: 1, maxLength: 128 });
 const config = { auth: 'portalSession' } as const;
 const tags = ['Portal'];
 
+/** An amount in a query: digits, with up to 4 decimals. */
+const AMOUNT = '^[0-9]{1,12}(\\.[0-9]{1,4})?$';
+
 const SearchQuery = Type.Object(
   {
     client_id: Type.Optional(Type.String({ maxLength: 128, description: 'Operators: one client only.' })),
@@ -53,8 +56,8 @@ const SearchQuery = Type.Object(
     source: Type.Optional(Type.Union([Type.Literal('api'), Type.Literal('link')])),
     from: Type.Optional(Type.String({ format: 'date', description: 'Created on or after this day (UTC).' })),
     to: Type.Optional(Type.String({ format: 'date', description: 'Created on or before this day (UTC).' })),
-    min_total: Type.Optional(Type.Number({ minimum: 0, description: 'Estimate total at least this.' })),
-    max_total: Type.Optional(Type.Number({ minimum: 0, description: 'Estimate total at most this.' })),
+    min_total: Type.Optional(Type.String({ pattern: AMOUNT, description: 'Estimate total at least this.' })),
+    max_total: Type.Optional(Type.String({ pattern: AMOUNT, description: 'Estimate total at most this.' })),
     sort: Type.Optional(
       Type.Union([Type.Literal('newest'), Type.Literal('total')], {
         description: '`newest` (default), or `total`: the highest estimate first.',
@@ -103,8 +106,8 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
         source: q.source,
         from: days.since,
         to: days.until,
-        minTotal: q.min_total,
-        maxTotal: q.max_total,
+        minTotal: q.min_total === undefined ? undefined : Number(q.min_total),
+        maxTotal: q.max_total === undefined ? undefined : Number(q.max_total),
         sort: q.sort,
         ...pageRequest(q),
       });
