@@ -11,6 +11,8 @@ import { renderPhoto } from './media-files.js';
 import { privacyRegions, type Box } from './privacy-regions.js';
 import type { PortalCaller } from './sessions.js';
 import { sharedView, type OpenedShare } from './shared-view.js';
+import type { EstimatePart } from '../../domain/result/estimate-part.js';
+import { drawEstimate } from './report-estimate.js';
 
 type MediaResult = InspectionResult['media'][number];
 
@@ -48,6 +50,8 @@ export interface ReportInput {
   /** The client's own facts (agent, input metadata): the portal's report only. */
   facts: [string, string][];
   media: ReportMedia[];
+  /** The repair estimate: the portal's report only (a share shows evidence, not prices). */
+  estimate?: EstimatePart | undefined;
   /** On a blurred share: the regions each photo is blurred in (people, plates), by media id. */
   blurred?: (mediaId: string) => Box[];
 }
@@ -90,6 +94,7 @@ export async function reportFor(
       : (inspection.review_decision ?? 'not reviewed'),
     facts: metadataFacts(result),
     media: result.media,
+    estimate: result.estimate,
   });
   return { fileName: fileNameOf(result.case_id), pdf };
 }
@@ -169,6 +174,12 @@ async function write(deps: ReportDeps, doc: PDFKit.PDFDocument, input: ReportInp
       .fillColor(COLOURS.text)
       .text(`${label} (${count})`, { continued: true });
     doc.font('Helvetica').text(`: ${explanation}`);
+  }
+
+  if (input.estimate) {
+    doc.moveDown(0.5);
+    heading(doc, 'Repair estimate');
+    drawEstimate(doc, input.estimate, COLOURS);
   }
 
   const readings = readingFacts(input.media, input.blurred !== undefined);

@@ -5,6 +5,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError, errorText, type Damage, type InspectionPage, type Me } from '../api.js';
 import { Deliveries, Timeline } from '../components/activity.js';
 import { ComparePanel } from '../components/compare-panel.js';
+import { EstimatePanel, type Adjustment } from '../components/estimate-panel.js';
 import { FlagBadges, FlagList } from '../components/flag-badges.js';
 import { MediaDetails } from '../components/media-details.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
@@ -43,6 +44,7 @@ export function InspectionView(props: {
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string>();
   const [notice, setNotice] = useState<string>();
+  const [adjustments, setAdjustments] = useState<Adjustment[]>();
   const base = `/portal/api/inspections/${encodeURIComponent(props.id)}`;
 
   const {
@@ -91,10 +93,12 @@ export function InspectionView(props: {
           decision: draft.decision,
           note: draft.note || null,
           damages: edits,
+          ...(adjustments && { estimate_adjustments: adjustments }),
         },
       });
       setEditing(false);
       setEdits({});
+      setAdjustments(undefined);
       setNotice(`Review saved as version ${saved.version}.`);
       setPage(await inspectionPage(inspection.id));
       if (props.version) location.hash = inspectionHref(inspection.id, { media: current });
@@ -269,6 +273,7 @@ export function InspectionView(props: {
                 onCancel={() => {
                   setEditing(false);
                   setEdits({});
+                  setAdjustments(undefined);
                   setSelected(undefined);
                 }}
               />
@@ -290,6 +295,17 @@ export function InspectionView(props: {
             </section>
             <MediaDetails item={item} base={base} />
           </aside>
+          {result.estimate && (
+            <div class="wide-col">
+              <EstimatePanel
+                estimate={result.estimate}
+                editing={editing}
+                adjustments={adjustments ?? result.estimate.adjustments}
+                onAdjust={setAdjustments}
+                csvHref={`${base}/estimate.csv`}
+              />
+            </div>
+          )}
         </div>
       )}
 

@@ -1,0 +1,228 @@
+// The repair estimate of the inspection page (docs/estimate.md#in-the-portal): one line per part from the
+// client's rate card, what a reviewer changed beside what the rules gave, the totals and the total-loss
+// verdict. In review, each line's operation, hours and part price can be changed, lines removed or added;
+// the changes are saved with the review, as a new version, and priced then.
+import { useState } from 'preact/hooks';
+import type { InspectionResult } from '../api.js';
+
+type Estimate = NonNullable<InspectionResult['estimate']>;
+type Line = Estimate['lines'][number];
+export type Adjustment = Estimate['adjustments'][number];
+type Operation = Line['operation'];
+
+const OPERATIONS: Operation[] = [
+  'polish',
+  'paintless_repair',
+  'smart_repair',
+  'glass_repair',
+  'wheel_refurbish',
+  'repair_and_paint',
+  'replace',
+  'replace_and_paint',
+];
+const words = (text: string) => text.replaceAll('_', ' ');
+
+export function EstimatePanel(props: {
+  estimate: Estimate;
+  /** Review mode: the lines can be changed. */
+  editing: boolean;
+  adjustments: Adjustment[];
+  onAdjust: (adjustments: Adjustment[]) => void;
+  csvHref: string;
+}) {
+  const { estimate, editing } = props;
+  const money = new Intl.NumberFormat('en-GB', { style: 'currency', currency: estimate.currency });
+  const [newPart, setNewPart] = useState('');
+
+  /** The reviewer's change of one field of a part's line, merged into its adjustment. */
+  const adjust = (part: string, change: Partial<Adjustment>) => {
+    const others = props.adjustments.filter((a) => a.part !== part);
+    const current = props.adjustments.find((a) => a.part === part) ?? { part };
+    props.onAdjust([...others, { ...current, ...change }]);
+  };
+  const removed = (part: string | null) => props.adjustments.some((a) => a.part === part && a.removed);
+  const remove = (line: Line) => {
+    if (line.part === null) return;
+    const added = props.adjustments.find((a) => a.part === line.part)?.added;
+    props.onAdjust(
+      added
+        ? props.adjustments.filter((a) => a.part !== line.part)
+        : [...props.adjustments.filter((a) => a.part !== line.part), { part: line.part, removed: true }],
+    );
+  };
+  const pending = props.adjustments.filter(
+    (a) => JSON.stringify(a) !== JSON.stringify(estimate.adjustments.find((b) => b.part === a.part)),
+  ).length;
+
+  return (
+    <section class="panel estimate-panel" aria-labelledby="estimate-title">
+      <h2 id="estimate-title">Repair estimate</h2>
+      {estimate.rate_card_version === 0 && (
+        <p class="notice">
+          Example rates: this client has not set its own rate card yet (console, Settings).
+        </p>
+      )}
+      <div class="table-scroll">
+        <table class="estimate">
+          <thead>
+            <tr>
+              <th scope="col">Part</th>
+              <th scope="col">Operation</th>
+              <th scope="col">Labour</th>
+              <th scope="col">Paint</th>
+              <th scope="col">Parts</th>
+              <th scope="col">Total</th>
+              {editing && (
+                <th scope="col">
+                  <span class="sr-only">Remove</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {estimate.lines.map((line, i) => (
+              <tr key={line.part ?? i} class={removed(line.part) ? 'removed' : undefined}>
+                <td>
+                  {line.part ? words(line.part) : 'unknown part'}
+                  {line.part_source === 'suggested' && <span class="muted small"> (suggested)</span>}
+                </td>
+                <td>
+                  {editing && line.part !== null ? (
+                    <select
+                      aria-label={`Operation on ${words(line.part)}`}
+                      value={props.adjustments.find((a) => a.part === line.part)?.operation ?? line.operation}
+                      onChange={(e) => adjust(line.part!, { operation: e.currentTarget.value as Operation })}
+                    >
+                      {OPERATIONS.map((o) => (
+                        <option key={o} value={o}>
+                          {words(o)}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    words(line.operation)
+                  )}
+                  {line.rules && (
+                    <span class="muted small changed">
+                      {' '}
+                      changed; the rules gave {words(line.rules.operation)}
+                    </span>
+                  )}
+                  {!line.rules && line.source === 'reviewer' && <span class="muted small"> added</span>}
+                </td>
+                <td class="number">
+                  {editing && line.part !== null ? (
+                    <input
+                      type="number"
+                      min={0}
+                      step={0.1}
+                      aria-label={`Labour hours on ${words(line.part)}`}
+                      value={
+                        props.adjustments.find((a) => a.part === line.part)?.labour_hours ?? line.labour_hours
+                      }
+                      onChange={(e) => adjust(line.part!, { labour_hours: Number(e.currentTarget.value) })}
+                    />
+                  ) : (
+                    `${line.labour_hours} h`
+                  )}{' '}
+                  {money.format(line.labour_cost)}
+                </td>
+                <td class="number">
+                  {line.paint_hours} h {money.format(line.paint_cost)}
+                </td>
+                <td class="number">
+                  {editing && line.part !== null ? (
+                    <input
+                      type="number"
+                      min={0}
+                      step={0.01}
+                      aria-label={`Part price of ${words(line.part)}`}
+                      value={
+                        props.adjustments.find((a) => a.part === line.part)?.parts_cost ?? line.parts_cost
+                      }
+                      onChange={(e) => adjust(line.part!, { parts_cost: Number(e.currentTarget.value) })}
+                    />
+                  ) : (
+                    money.format(line.parts_cost)
+                  )}
+                  {line.price_missing && (
+                    <span class="muted small" title="No price on the rate card">
+                      {' '}
+                      *
+                    </span>
+                  )}
+                </td>
+                <td class="number">{money.format(line.total)}</td>
+                {editing && (
+                  <td>
+                    {line.part !== null && !removed(line.part) && (
+                      <button type="button" class="quiet" onClick={() => remove(line)}>
+                        Remove
+                      </button>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={2}>
+                Total
+              </th>
+              <td class="number">{money.format(estimate.labour_total)}</td>
+              <td class="number">{money.format(estimate.paint_total)}</td>
+              <td class="number">{money.format(estimate.parts_total)}</td>
+              <td class="number">
+                <strong>{money.format(estimate.total)}</strong>
+              </td>
+              {editing && <td />}
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      {estimate.total_loss !== null && (
+        <p class={estimate.total_loss ? 'warning' : undefined}>
+          {estimate.total_loss ? 'Total loss: ' : 'Not a total loss: '}
+          the total against a vehicle value of {money.format(estimate.vehicle_value ?? 0)}.
+        </p>
+      )}
+      {editing && (
+        <div class="add-line">
+          <label for="estimate-new-part">Add a line for a part</label>
+          <input
+            id="estimate-new-part"
+            value={newPart}
+            placeholder="e.g. grille"
+            onInput={(e) => setNewPart(e.currentTarget.value)}
+          />
+          <button
+            type="button"
+            class="quiet"
+            disabled={newPart.trim() === ''}
+            onClick={() => {
+              const part = newPart.trim().toLowerCase().replace(/\s+/g, '_');
+              props.onAdjust([
+                ...props.adjustments.filter((a) => a.part !== part),
+                { part, added: true, operation: 'repair_and_paint' },
+              ]);
+              setNewPart('');
+            }}
+          >
+            Add
+          </button>
+          {pending > 0 && (
+            <p class="muted small">{pending} change(s) to the estimate: priced when you save the review.</p>
+          )}
+        </div>
+      )}
+      <p class="muted small">
+        Rate card version {estimate.rate_card_version}. A suggestion for a person to check, never charged
+        automatically.{' '}
+        <a href={props.csvHref} download>
+          Download the lines (CSV)
+        </a>
+      </p>
+    </section>
+  );
+}
