@@ -11,6 +11,8 @@ import type { Deps } from '../../src/deps.js';
 import type { PortalRole } from '../../src/ports/database.js';
 import { createPortalUser } from '../../src/services/users/accounts.js';
 import { storeResultVersion } from '../../src/services/results/store-result.js';
+import { getRateCard } from '../../src/services/clients/rate-card.js';
+import { estimateForResult } from '../../src/services/estimates/estimate-result.js';
 import type { TestApp } from './app.js';
 import { photo } from './media.js';
 
@@ -164,6 +166,8 @@ export async function seedInspection(
       pairs: [],
       summary: summaryOf(media),
     };
+    // Priced as the analysis prices it, with the client's rate card.
+    result.estimate = estimateForResult(result, await getRateCard(deps.db, clientId));
     const errors = [...Value.Errors(InspectionResult, result)];
     if (errors.length > 0) throw new Error(`seeded result is not valid: ${JSON.stringify(errors[0])}`);
     await storeResultVersion(deps.db, {

@@ -40,6 +40,18 @@ export function EstimatePanel(props: {
     const current = props.adjustments.find((a) => a.part === part) ?? { part };
     props.onAdjust([...others, { ...current, ...change }]);
   };
+  /** A new operation brings its own hours and part price (priced on save), unless typed after. */
+  const changeOperation = (part: string, operation: Operation) => {
+    const current = props.adjustments.find((a) => a.part === part) ?? { part };
+    const { labour_hours: _hours, parts_cost: _price, ...rest } = current;
+    props.onAdjust([...props.adjustments.filter((a) => a.part !== part), { ...rest, operation }]);
+  };
+  /** What an input shows: the reviewer's figure, none after a new operation (its own), else the line's. */
+  const shown = (line: Line, field: 'labour_hours' | 'parts_cost') => {
+    const adjustment = props.adjustments.find((a) => a.part === line.part);
+    if (adjustment?.[field] !== undefined) return adjustment[field];
+    return adjustment?.operation !== undefined && adjustment.operation !== line.operation ? '' : line[field];
+  };
   const removed = (part: string | null) => props.adjustments.some((a) => a.part === part && a.removed);
   const remove = (line: Line) => {
     if (line.part === null) return;
@@ -68,10 +80,18 @@ export function EstimatePanel(props: {
             <tr>
               <th scope="col">Part</th>
               <th scope="col">Operation</th>
-              <th scope="col">Labour</th>
-              <th scope="col">Paint</th>
-              <th scope="col">Parts</th>
-              <th scope="col">Total</th>
+              <th scope="col" class="number">
+                Labour
+              </th>
+              <th scope="col" class="number">
+                Paint
+              </th>
+              <th scope="col" class="number">
+                Parts
+              </th>
+              <th scope="col" class="number">
+                Total
+              </th>
               {editing && (
                 <th scope="col">
                   <span class="sr-only">Remove</span>
@@ -91,7 +111,7 @@ export function EstimatePanel(props: {
                     <select
                       aria-label={`Operation on ${words(line.part)}`}
                       value={props.adjustments.find((a) => a.part === line.part)?.operation ?? line.operation}
-                      onChange={(e) => adjust(line.part!, { operation: e.currentTarget.value as Operation })}
+                      onChange={(e) => changeOperation(line.part!, e.currentTarget.value as Operation)}
                     >
                       {OPERATIONS.map((o) => (
                         <option key={o} value={o}>
@@ -117,9 +137,8 @@ export function EstimatePanel(props: {
                       min={0}
                       step={0.1}
                       aria-label={`Labour hours on ${words(line.part)}`}
-                      value={
-                        props.adjustments.find((a) => a.part === line.part)?.labour_hours ?? line.labour_hours
-                      }
+                      placeholder="auto"
+                      value={shown(line, 'labour_hours')}
                       onChange={(e) => adjust(line.part!, { labour_hours: Number(e.currentTarget.value) })}
                     />
                   ) : (
@@ -137,9 +156,8 @@ export function EstimatePanel(props: {
                       min={0}
                       step={0.01}
                       aria-label={`Part price of ${words(line.part)}`}
-                      value={
-                        props.adjustments.find((a) => a.part === line.part)?.parts_cost ?? line.parts_cost
-                      }
+                      placeholder="auto"
+                      value={shown(line, 'parts_cost')}
                       onChange={(e) => adjust(line.part!, { parts_cost: Number(e.currentTarget.value) })}
                     />
                   ) : (
