@@ -23,12 +23,14 @@ describe.skipIf(!chromium)('the repair estimate in a browser', () => {
   let desk: Phone;
   let email: string;
   let seeded: Seeded;
+  let clientId: string;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-estimate-'));
 
   beforeAll(async () => {
     t = await startTestApp('sqlite');
     base = await t.listen();
     const client = await t.newClient({ name: 'Motor Claims', webhookUrl: 'https://hooks.example.com/x' });
+    clientId = client.id;
     await setRateCard(
       t.deps,
       client.id,
@@ -120,4 +122,28 @@ describe.skipIf(!chromium)('the repair estimate in a browser', () => {
     expect(text).toContain('replace and paint (changed; rules: smart repair)');
     expect(text).toContain('£770.00');
   }, 120_000);
+
+  it("edits the client's rate card in the console: a new version, with prices pasted as CSV", async () => {
+    const { page } = desk;
+    await page.goto(`${base}/portal/#/clients?tab=rate-card`);
+    await page.waitForSelector('#rate-card-title');
+    expect(await page.inputValue('#card-currency')).toBe('GBP');
+    await page.fill('#card-labour_rate', '70');
+    await page.fill('#card-prices', 'part,price\nfront_bumper,520\nbonnet,610.5');
+    await expectAccessible(page, 'rate card');
+    await screenshot(page, 'portal-estimate', 'rate-card', { fullPage: true });
+    await page.click('button:has-text("Save the rate card")');
+    await page.waitForSelector('text=Saved as version 2');
+    const row = await t.deps.db
+      .selectFrom('clients')
+      .select(['rate_card', 'rate_card_version'])
+      .where('id', '=', clientId)
+      .executeTakeFirstOrThrow();
+    expect(row.rate_card_version).toBe(2);
+    expect(JSON.parse(row.rate_card!)).toMatchObject({
+      currency: 'GBP',
+      labour_rate: 70,
+      part_prices: { front_bumper: 520, bonnet: 610.5 },
+    });
+  }, 60_000);
 });

@@ -51,7 +51,7 @@ const session: Middleware = {
 const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin', cache: 'no-store' });
 client.use(session);
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type PathsWith<M extends Method> = ClientPathsWithMethod<typeof client, M>;
 
 type Data<Path extends PathsWith<M>, M extends Method> = MethodResponse<typeof client, M, Path>;
@@ -82,6 +82,7 @@ function caller<M extends Method>(method: M) {
 export const api = {
   GET: caller('get'),
   POST: caller('post'),
+  PUT: caller('put'),
   PATCH: caller('patch'),
   DELETE: caller('delete'),
 };

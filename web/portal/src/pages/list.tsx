@@ -1,5 +1,5 @@
-// The inspection list: search by case id, plate and VIN, filter by status, flags, source, dates and
-// (operators) client; newest first, more on demand. The filters live in the URL, so a search can be
+// The inspection list: search by case id, plate and VIN, filter by status, flags, source, dates, the
+// estimate's total and (operators) client; newest first or the highest estimate first, more on demand. The filters live in the URL, so a search can be
 // bookmarked and the back button returns to it.
 import { SEARCH_FLAGS } from '../../../../src/domain/result/digest.js';
 import { flagText } from '../../../../src/domain/flags.js';
@@ -17,7 +17,18 @@ const TEXT_FILTERS = [
   ['vin', 'VIN', 'WVWZZZ1JZXW000001'],
 ] as const;
 /** The search, as the URL holds it: the form's fields, the status tab and the flags. */
-const FILTERS = ['case_id', 'plate', 'vin', 'from', 'to', 'source', 'client_id'] as const;
+const FILTERS = [
+  'case_id',
+  'plate',
+  'vin',
+  'from',
+  'to',
+  'source',
+  'client_id',
+  'min_total',
+  'max_total',
+  'sort',
+] as const;
 const SEARCH = [...FILTERS, 'status', 'flags'] as const;
 
 export function InspectionListView({ query, me }: { query: URLSearchParams; me: Me }) {
@@ -89,6 +100,37 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
           </select>
         </div>
         <div class="field">
+          <label for="f-min-total">Estimate from</label>
+          <input
+            id="f-min-total"
+            name="min_total"
+            type="number"
+            min={0}
+            step="any"
+            inputMode="decimal"
+            defaultValue={query.get('min_total') ?? ''}
+          />
+        </div>
+        <div class="field">
+          <label for="f-max-total">Estimate up to</label>
+          <input
+            id="f-max-total"
+            name="max_total"
+            type="number"
+            min={0}
+            step="any"
+            inputMode="decimal"
+            defaultValue={query.get('max_total') ?? ''}
+          />
+        </div>
+        <div class="field">
+          <label for="f-sort">Order</label>
+          <select id="f-sort" name="sort" defaultValue={query.get('sort') ?? ''}>
+            <option value="">Newest first</option>
+            <option value="total">Highest estimate first</option>
+          </select>
+        </div>
+        <div class="field">
           <label for="f-from">From</label>
           <input id="f-from" name="from" type="date" defaultValue={query.get('from') ?? ''} />
         </div>
@@ -156,6 +198,9 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
               {operator && <th scope="col">Client</th>}
               <th scope="col">Plate</th>
               <th scope="col">Flags</th>
+              <th scope="col" class="number">
+                Estimate
+              </th>
               <th scope="col">Status</th>
               <th scope="col">Received</th>
             </tr>
@@ -181,6 +226,16 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
                 <td>{item.plate ?? <span class="muted">—</span>}</td>
                 <td>
                   <FlagBadges flags={item.flags} />
+                </td>
+                <td class="number">
+                  {item.estimate ? (
+                    new Intl.NumberFormat('en-GB', {
+                      style: 'currency',
+                      currency: item.estimate.currency,
+                    }).format(item.estimate.total)
+                  ) : (
+                    <span class="muted">—</span>
+                  )}
                 </td>
                 <td>
                   <span class={`status status-${item.status}`}>{STATUS_NAMES[item.status]}</span>

@@ -1,4 +1,4 @@
-// One client in the console: its settings, API keys, webhook and delivery log, one tab each (the tab and
+// One client in the console: its settings, rate card, API keys, webhook and delivery log, one tab each (the tab and
 // the log's filters live in the URL, so the back button and bookmarks work). Operators open any client;
 // a client admin sees their own, with the quota and service window read-only.
 import { api, ApiError, errorText, type Me } from '../../../api.js';
@@ -7,12 +7,14 @@ import { useLoad } from '../../../data.js';
 import { consoleHref } from '../../../router.js';
 import { DeliveryLog } from './deliveries.js';
 import { ApiKeys } from './keys.js';
+import { RateCardPanel } from './rate-card.js';
 import { Settings } from './settings.js';
 import type { Client } from './types.js';
 import { WebhookPanel } from './webhook.js';
 
 const TABS = [
   ['settings', 'Settings'],
+  ['rate-card', 'Rate card'],
   ['keys', 'API keys'],
   ['webhook', 'Webhook'],
   ['deliveries', 'Delivery log'],
@@ -89,6 +91,7 @@ export function ClientDetail({ id, query, me }: { id: string; query: URLSearchPa
         ))}
       </nav>
       {tab === 'settings' && <Settings {...props} />}
+      {tab === 'rate-card' && <RateCardPanel {...props} />}
       {tab === 'keys' && <ApiKeys {...props} />}
       {tab === 'webhook' && <WebhookPanel {...props} />}
       {tab === 'deliveries' && (
