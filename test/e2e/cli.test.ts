@@ -400,6 +400,47 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
     expect(again.stderr).toContain('No vehicle new-plate');
   });
 
+  it('clients rate-card get and set: the example card, then a card from a file and prices from CSV', async () => {
+    const client = await json<{ id: string }>('clients', 'create', '--name', 'Claims Co');
+    const example = JSON.parse((await cli('clients', 'rate-card', 'get', client.id)).stdout) as {
+      version: number;
+      example: boolean;
+    };
+    expect(example).toMatchObject({ version: 0, example: true });
+    const dir = fs.mkdtempSync(path.join(environment.dataDir, 'card-'));
+    const card = path.join(dir, 'card.json');
+    fs.writeFileSync(
+      card,
+      JSON.stringify({
+        currency: 'JPY',
+        labour_rate: 7000,
+        paint_rate: 6500,
+        paint_material_rate: 1200,
+        part_prices: {},
+        total_loss_share: 0.6,
+      }),
+    );
+    const prices = path.join(dir, 'prices.csv');
+    fs.writeFileSync(prices, 'part;price\nfront_bumper;52000\nbonnet;61000,5\n');
+    const set = await cli('clients', 'rate-card', 'set', client.id, '--file', card, '--prices', prices);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      version: 1,
+      example: false,
+      card: { currency: 'JPY', part_prices: { front_bumper: 52000, bonnet: 61000.5 } },
+    });
+    fs.writeFileSync(prices, 'part,price\nfront_bumper,lots\n');
+    const bad = await cli('clients', 'rate-card', 'set', client.id, '--prices', prices);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Rate card is invalid: row 2 of the prices: expected part,price');
+    // No inspection in the range: the header alone.
+    const exported = await cli('estimates', 'export', '--since', '2026-01-01', '--client', client.id);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout.trim()).toBe(
+      'inspection_id,case_id,currency,rate_card_version,part,part_source,operation,labour_hours,labour_cost,paint_hours,paint_cost,parts_cost,total,source,damage_ids',
+    );
+  });
+
   it('audit export prints what the commands before changed, as JSON lines, attributed to the CLI', async () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const client = await json<{ id: string; api_key: string; webhook_secret: string }>(
