@@ -1,4 +1,5 @@
-// Repair estimates through the portal API (docs/estimate.md), on both databases: a client sets its rate
+// Repair estimates end to end through the portal API of a listening service (docs/estimate.md), on both
+// databases: a client sets its rate
 // card; a reviewer saves damages; the next version's estimate follows the card (labour = hours × rate,
 // paint likewise, replaced parts at the card's price, totals that add up); a reviewer's change to a line
 // is kept beside what the rules gave; the CSV export and the list's sort and filter by total. Another
@@ -22,6 +23,7 @@ const CARD_B = { ...CARD_A, currency: 'EUR', labour_rate: 10, part_prices: { fro
 
 describe.each(BACKENDS)('repair estimates on %s', (backend) => {
   let t: TestApp;
+  let base: string;
   let clientA: string;
   let clientB: string;
   let inspection: Seeded;
@@ -32,6 +34,7 @@ describe.each(BACKENDS)('repair estimates on %s', (backend) => {
 
   beforeAll(async () => {
     t = await startTestApp(backend);
+    base = await t.listen();
     clientA = (await t.newClient({ name: 'Insurer A', webhookUrl: 'https://hooks.example.com/a' })).id;
     clientB = (await t.newClient({ name: 'Insurer B' })).id;
     inspection = await seedInspection(t.deps, clientA, { caseId: 'CLAIM-1', photos: ['home.jpg'] });
@@ -42,8 +45,26 @@ describe.each(BACKENDS)('repair estimates on %s', (backend) => {
   });
   afterAll(() => t.close());
 
-  const call = (session: PortalSession, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
-    t.app.inject({ method, url, headers: session.writeHeaders, ...(payload && { payload }) });
+  /** A call over HTTP to the listening service, as the portal makes it. */
+  const call = async (
+    session: PortalSession,
+    method: 'GET' | 'PUT' | 'POST',
+    url: string,
+    payload?: object,
+  ) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...session.writeHeaders, ...(payload && { 'content-type': 'application/json' }) },
+      ...(payload && { body: JSON.stringify(payload) }),
+    });
+    const body = await res.text();
+    return {
+      statusCode: res.status,
+      headers: Object.fromEntries(res.headers),
+      body,
+      json: <T = unknown>() => JSON.parse(body) as T,
+    };
+  };
   const latest = async () => {
     const row = await t.deps.db
       .selectFrom('inspections')
