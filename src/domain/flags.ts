@@ -29,7 +29,8 @@ export const FLAG_TEXT: Record<string, FlagText> = {
   },
   reused: {
     label: 'Reused',
-    explanation: "The same photo (or a near copy) was sent before in another of this client's inspections.",
+    explanation:
+      "The same photo (or a near copy) was sent twice in this inspection, or before in another of this client's inspections.",
   },
   plate_mismatch: {
     label: 'Plate mismatch',

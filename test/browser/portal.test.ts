@@ -115,6 +115,16 @@ describe.skipIf(!chromium)('portal in a browser', () => {
     expect(await page.textContent('.viewer .box.vehicle .tag')).toBe('car');
     await expectAccessible(page, 'inspection');
     await screenshot(page, 'portal', 'inspection');
+    // Each photo is named in the strip with its flags; a flag filters the strip.
+    expect(await page.locator('.strip .thumb-name').allTextContents()).toEqual([
+      '1. rear.jpg',
+      '2. street.jpg',
+    ]);
+    await page.click('.flag-list button:has-text("Show only these")');
+    await page.waitForFunction("document.querySelectorAll('.strip li').length === 1");
+    expect(await page.textContent('.strip-filter')).toContain('Showing the 1 item(s) flagged Blurred');
+    await page.click('.strip-filter button:has-text("Show all 2")');
+    await page.waitForFunction("document.querySelectorAll('.strip li').length === 2");
     await screenshot(page, 'portal', 'inspection-full', { fullPage: true });
   }, 120_000);
 

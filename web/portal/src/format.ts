@@ -1,5 +1,6 @@
 // How the portal writes times, statuses and sources.
 import type { Status } from './api.js';
+import { TEMPLATE_TEXTS } from '../../../src/domain/persona-templates.js';
 
 /** `23 Nov 2026, 09:42` in the browser's time zone. */
 export const when = (iso: string): string =>
@@ -20,3 +21,16 @@ export function odometerText(odometer: { read: number | null; unit: 'km' | 'mi' 
   const grouped = odometer.read.toLocaleString('en-GB').replaceAll(',', ' ');
   return odometer.unit ? `${grouped} ${odometer.unit}` : grouped;
 }
+
+/**
+ * What a photo is, in words: a capture step's name (`front_left` → "Front left"), else the file name it
+ * was sent with, else its number.
+ */
+export function mediaName(item: { position: number; original_id: string | null; kind: string }): string {
+  const step = item.original_id ? STEP_NAMES[item.original_id] : undefined;
+  return step ?? item.original_id ?? `${item.kind === 'video' ? 'Video' : 'Photo'} ${item.position + 1}`;
+}
+
+const STEP_NAMES: Record<string, string> = Object.fromEntries(
+  Object.entries(TEMPLATE_TEXTS.en.photo.steps).map(([id, texts]) => [id, texts.label]),
+);

@@ -74,131 +74,137 @@ export function EstimatePanel(props: {
           Example rates: this client has not set its own rate card yet (console, Settings).
         </p>
       )}
-      <div class="table-scroll">
-        <table class="estimate">
-          <thead>
-            <tr>
-              <th scope="col">Part</th>
-              <th scope="col">Operation</th>
-              <th scope="col" class="number">
-                Labour
-              </th>
-              <th scope="col" class="number">
-                Paint
-              </th>
-              <th scope="col" class="number">
-                Parts
-              </th>
-              <th scope="col" class="number">
-                Total
-              </th>
-              {editing && (
-                <th scope="col">
-                  <span class="sr-only">Remove</span>
+      {estimate.lines.length === 0 && !editing ? (
+        <p>No damage to price: the estimate is {money.format(0)}.</p>
+      ) : (
+        <div class="table-scroll">
+          <table class="estimate">
+            <thead>
+              <tr>
+                <th scope="col">Part</th>
+                <th scope="col">Operation</th>
+                <th scope="col" class="number">
+                  Labour
                 </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {estimate.lines.map((line, i) => (
-              <tr key={line.part ?? i} class={removed(line.part) ? 'removed' : undefined}>
-                <td>
-                  {line.part ? words(line.part) : 'unknown part'}
-                  {line.part_source === 'suggested' && <span class="muted small"> (suggested)</span>}
-                </td>
-                <td>
-                  {editing && line.part !== null ? (
-                    <select
-                      aria-label={`Operation on ${words(line.part)}`}
-                      value={props.adjustments.find((a) => a.part === line.part)?.operation ?? line.operation}
-                      onChange={(e) => changeOperation(line.part!, e.currentTarget.value as Operation)}
-                    >
-                      {OPERATIONS.map((o) => (
-                        <option key={o} value={o}>
-                          {words(o)}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    words(line.operation)
-                  )}
-                  {line.rules && (
-                    <span class="muted small changed">
-                      {' '}
-                      changed; the rules gave {words(line.rules.operation)}
-                    </span>
-                  )}
-                  {!line.rules && line.source === 'reviewer' && <span class="muted small"> added</span>}
-                </td>
-                <td class="number">
-                  {editing && line.part !== null ? (
-                    <input
-                      type="number"
-                      min={0}
-                      step={0.1}
-                      aria-label={`Labour hours on ${words(line.part)}`}
-                      placeholder="auto"
-                      value={shown(line, 'labour_hours')}
-                      onChange={(e) => adjust(line.part!, { labour_hours: Number(e.currentTarget.value) })}
-                    />
-                  ) : (
-                    `${line.labour_hours} h`
-                  )}{' '}
-                  {money.format(line.labour_cost)}
-                </td>
-                <td class="number">
-                  {line.paint_hours} h {money.format(line.paint_cost)}
-                </td>
-                <td class="number">
-                  {editing && line.part !== null ? (
-                    <input
-                      type="number"
-                      min={0}
-                      step={0.01}
-                      aria-label={`Part price of ${words(line.part)}`}
-                      placeholder="auto"
-                      value={shown(line, 'parts_cost')}
-                      onChange={(e) => adjust(line.part!, { parts_cost: Number(e.currentTarget.value) })}
-                    />
-                  ) : (
-                    money.format(line.parts_cost)
-                  )}
-                  {line.price_missing && (
-                    <span class="muted small" title="No price on the rate card">
-                      {' '}
-                      *
-                    </span>
-                  )}
-                </td>
-                <td class="number">{money.format(line.total)}</td>
+                <th scope="col" class="number">
+                  Paint
+                </th>
+                <th scope="col" class="number">
+                  Parts
+                </th>
+                <th scope="col" class="number">
+                  Total
+                </th>
                 {editing && (
-                  <td>
-                    {line.part !== null && !removed(line.part) && (
-                      <button type="button" class="quiet" onClick={() => remove(line)}>
-                        Remove
-                      </button>
-                    )}
-                  </td>
+                  <th scope="col">
+                    <span class="sr-only">Remove</span>
+                  </th>
                 )}
               </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={2}>
-                Total
-              </th>
-              <td class="number">{money.format(estimate.labour_total)}</td>
-              <td class="number">{money.format(estimate.paint_total)}</td>
-              <td class="number">{money.format(estimate.parts_total)}</td>
-              <td class="number">
-                <strong>{money.format(estimate.total)}</strong>
-              </td>
-              {editing && <td />}
-            </tr>
-          </tfoot>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {estimate.lines.map((line, i) => (
+                <tr key={line.part ?? i} class={removed(line.part) ? 'removed' : undefined}>
+                  <td>
+                    {line.part ? words(line.part) : 'unknown part'}
+                    {line.part_source === 'suggested' && <span class="muted small"> (suggested)</span>}
+                  </td>
+                  <td>
+                    {editing && line.part !== null ? (
+                      <select
+                        aria-label={`Operation on ${words(line.part)}`}
+                        value={
+                          props.adjustments.find((a) => a.part === line.part)?.operation ?? line.operation
+                        }
+                        onChange={(e) => changeOperation(line.part!, e.currentTarget.value as Operation)}
+                      >
+                        {OPERATIONS.map((o) => (
+                          <option key={o} value={o}>
+                            {words(o)}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      words(line.operation)
+                    )}
+                    {line.rules && (
+                      <span class="muted small changed">
+                        {' '}
+                        changed; the rules gave {words(line.rules.operation)}
+                      </span>
+                    )}
+                    {!line.rules && line.source === 'reviewer' && <span class="muted small"> added</span>}
+                  </td>
+                  <td class="number">
+                    {editing && line.part !== null ? (
+                      <input
+                        type="number"
+                        min={0}
+                        step={0.1}
+                        aria-label={`Labour hours on ${words(line.part)}`}
+                        placeholder="auto"
+                        value={shown(line, 'labour_hours')}
+                        onChange={(e) => adjust(line.part!, { labour_hours: Number(e.currentTarget.value) })}
+                      />
+                    ) : (
+                      `${line.labour_hours} h`
+                    )}{' '}
+                    {money.format(line.labour_cost)}
+                  </td>
+                  <td class="number">
+                    {line.paint_hours} h {money.format(line.paint_cost)}
+                  </td>
+                  <td class="number">
+                    {editing && line.part !== null ? (
+                      <input
+                        type="number"
+                        min={0}
+                        step={0.01}
+                        aria-label={`Part price of ${words(line.part)}`}
+                        placeholder="auto"
+                        value={shown(line, 'parts_cost')}
+                        onChange={(e) => adjust(line.part!, { parts_cost: Number(e.currentTarget.value) })}
+                      />
+                    ) : (
+                      money.format(line.parts_cost)
+                    )}
+                    {line.price_missing && (
+                      <span class="muted small" title="No price on the rate card">
+                        {' '}
+                        *
+                      </span>
+                    )}
+                  </td>
+                  <td class="number">{money.format(line.total)}</td>
+                  {editing && (
+                    <td>
+                      {line.part !== null && !removed(line.part) && (
+                        <button type="button" class="quiet" onClick={() => remove(line)}>
+                          Remove
+                        </button>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
+                <td class="number">{money.format(estimate.labour_total)}</td>
+                <td class="number">{money.format(estimate.paint_total)}</td>
+                <td class="number">{money.format(estimate.parts_total)}</td>
+                <td class="number">
+                  <strong>{money.format(estimate.total)}</strong>
+                </td>
+                {editing && <td />}
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
       {estimate.total_loss !== null && (
         <p class={estimate.total_loss ? 'warning' : undefined}>
           {estimate.total_loss ? 'Total loss: ' : 'Not a total loss: '}

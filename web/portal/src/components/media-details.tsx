@@ -2,7 +2,7 @@
 // photos it was found reused from (linked, side by side).
 import type { MediaItem } from '../api.js';
 import { inspectionHref } from '../router.js';
-import { odometerText } from '../format.js';
+import { mediaName, odometerText } from '../format.js';
 
 const osm = (lat: number, lon: number) =>
   `https://www.openstreetmap.org/?mlat=${lat.toFixed(6)}&mlon=${lon.toFixed(6)}#map=17/${lat.toFixed(6)}/${lon.toFixed(6)}`;
@@ -26,9 +26,25 @@ export type DetailedItem = Pick<
   analysis: Pick<MediaItem['analysis'], 'exif' | 'quality' | 'text' | 'fingerprint'>;
 };
 
-/** `base`: the inspection's API path, for the reused-photo comparison (none on share pages). */
-export function MediaDetails({ item, base }: { item: DetailedItem; base?: string }) {
+/**
+ * `base`: the inspection's API path, for the reused-photo comparison (none on share pages);
+ * `inspectionId` and `siblings`: the inspection's items, to name a copy sent twice in it.
+ */
+export function MediaDetails({
+  item,
+  base,
+  inspectionId,
+  siblings = [],
+}: {
+  item: DetailedItem;
+  base?: string;
+  inspectionId?: string;
+  siblings?: { id: string; position: number; original_id: string | null; kind: string }[];
+}) {
   const { exif, quality, text, fingerprint } = item.analysis;
+  const matches = fingerprint?.matches ?? [];
+  const sameInspection = matches.filter((m) => m.inspection_id === inspectionId);
+  const otherInspections = matches.filter((m) => m.inspection_id !== inspectionId);
   const capture = item.capture;
   const rows: [string, preact.ComponentChildren][] = [];
   if (exif?.capture_time) rows.push(['Taken', exif.capture_time]);
@@ -90,11 +106,24 @@ export function MediaDetails({ item, base }: { item: DetailedItem; base?: string
           ))}
         </ul>
       )}
-      {base && (fingerprint?.matches.length ?? 0) > 0 && (
+      {base && sameInspection.length > 0 && (
+        <div class="reuse">
+          <h3>Sent twice</h3>
+          <p class="muted">
+            The same photo, or a near copy, is also{' '}
+            {sameInspection
+              .map((m) => siblings.find((s) => s.id === m.media_id))
+              .map((s) => (s ? `${s.position + 1}. ${mediaName(s)}` : 'another item'))
+              .join(', ')}{' '}
+            in this inspection.
+          </p>
+        </div>
+      )}
+      {base && otherInspections.length > 0 && (
         <div class="reuse">
           <h3>Reused photo</h3>
           <p class="muted">The same photo, or a near copy, was sent in another inspection:</p>
-          {fingerprint!.matches.map((m) => (
+          {otherInspections.map((m) => (
             <div class="side-by-side" key={m.media_id}>
               <figure>
                 <img src={`${base}/media/${item.id}/thumbnail`} alt="This photo" />

@@ -14,7 +14,8 @@ import { ReviewPanel, type ReviewDraft } from '../components/review-panel.js';
 import { SharePanel } from '../components/share-panel.js';
 import { VideoPlayer } from '../components/video-player.js';
 import { useLoad } from '../data.js';
-import { sourceName, STATUS_NAMES, when } from '../format.js';
+import { flagText } from '../../../../src/domain/flags.js';
+import { mediaName, sourceName, STATUS_NAMES, when } from '../format.js';
 import { inspectionHref, vehicleHref } from '../router.js';
 
 const notFound = (failure: unknown) =>
@@ -45,6 +46,8 @@ export function InspectionView(props: {
   const [saveError, setSaveError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [adjustments, setAdjustments] = useState<Adjustment[]>();
+  /** Flags the strip is filtered by (every one of them). */
+  const [stripFlags, setStripFlags] = useState<Set<string>>(new Set());
   const base = `/portal/api/inspections/${encodeURIComponent(props.id)}`;
 
   const {
@@ -78,6 +81,7 @@ export function InspectionView(props: {
   const { inspection } = page;
   const latest = page.version === page.latest_version;
   const canReview = page.may_change && latest && inspection.status === 'completed' && result !== null;
+  const strip = (result?.media ?? []).filter((m) => [...stripFlags].every((flag) => m.flags.includes(flag)));
   const damagesOf = (id: string) =>
     edits[id] ?? result?.media.find((m) => m.id === id)?.analysis.damage?.damages ?? [];
 
@@ -214,8 +218,17 @@ export function InspectionView(props: {
                 onChange={(damages) => setEdits((e) => ({ ...e, [item.id]: damages }))}
               />
             )}
-            <ol class="strip" aria-label="Photos and videos">
-              {result.media.map((m) => (
+            {stripFlags.size > 0 && (
+              <p class="strip-filter">
+                Showing the {strip.length} item(s) flagged{' '}
+                {[...stripFlags].map((flag) => flagText(flag).label).join(' and ')}.{' '}
+                <button type="button" class="link" onClick={() => setStripFlags(new Set())}>
+                  Show all {result.media.length}
+                </button>
+              </p>
+            )}
+            <ol class="strip" aria-label={`Photos and videos (${strip.length})`}>
+              {strip.map((m) => (
                 <li key={m.id}>
                   <button
                     type="button"
@@ -227,14 +240,18 @@ export function InspectionView(props: {
                     }}
                   >
                     {m.thumbnail_key ? (
-                      <img
-                        src={`${base}/media/${m.id}/thumbnail`}
-                        alt={`${m.position + 1}: ${m.original_id ?? m.kind}`}
-                      />
+                      <img src={`${base}/media/${m.id}/thumbnail`} alt="" />
                     ) : (
                       <span class="no-thumb">{m.kind}</span>
                     )}
-                    {m.flags.length > 0 && <span class="dot" aria-label={`${m.flags.length} flag(s)`} />}
+                    <span class="thumb-name">
+                      {m.position + 1}. {mediaName(m)}
+                    </span>
+                    {m.flags.length > 0 && (
+                      <span class="thumb-flags">
+                        {m.flags.map((flag) => flagText(flag).label).join(', ')}
+                      </span>
+                    )}
                   </button>
                 </li>
               ))}
@@ -291,9 +308,24 @@ export function InspectionView(props: {
                   {result.review.note ? ` — “${result.review.note}”` : ''}
                 </p>
               )}
-              <FlagList flags={result.summary.flags} counts={result.summary.flag_counts} />
+              <FlagList
+                flags={result.summary.flags}
+                counts={result.summary.flag_counts}
+                itemsOf={(flag) => result.media.filter((m) => m.flags.includes(flag))}
+                nameOf={(m) => `${m.position + 1}. ${mediaName(m)}`}
+                selected={stripFlags}
+                total={result.media.length}
+                onSelect={(flag) =>
+                  setStripFlags((now) => {
+                    const next = new Set(now);
+                    if (next.has(flag)) next.delete(flag);
+                    else next.add(flag);
+                    return next;
+                  })
+                }
+              />
             </section>
-            <MediaDetails item={item} base={base} />
+            <MediaDetails item={item} base={base} inspectionId={inspection.id} siblings={result.media} />
           </aside>
           {result.estimate && (
             <div class="wide-col">
