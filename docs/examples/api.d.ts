@@ -6636,6 +6636,8 @@ export interface operations {
                             id: string;
                             /** @description Faces and licence plates are blurred in what the link shows. */
                             blur: boolean;
+                            /** @description The link also shows fraud signals, hashes, EXIF, readings and file names; by default only the photos, damages and review. */
+                            details: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -6728,6 +6730,8 @@ export interface operations {
                     days?: number;
                     /** @description Blur faces and licence plates. */
                     blur?: boolean;
+                    /** @description Also show fraud signals, hashes, EXIF, readings and file names (default: photos, damages and review only). */
+                    details?: boolean;
                 };
             };
         };
@@ -6742,6 +6746,8 @@ export interface operations {
                         id: string;
                         /** @description Faces and licence plates are blurred in what the link shows. */
                         blur: boolean;
+                        /** @description The link also shows fraud signals, hashes, EXIF, readings and file names; by default only the photos, damages and review. */
+                        details: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -7223,6 +7229,8 @@ export interface operations {
                         review_decision: ("accepted" | "rejected") | null;
                         /** @description Faces and licence plates are blurred in the photos and the PDF. */
                         blur: boolean;
+                        /** @description The sharer included fraud signals, hashes, EXIF, readings and file names; without it the view holds the photos, damages and review. */
+                        details: boolean;
                         /** Format: date-time */
                         expires_at: string;
                         /** Format: date-time */
@@ -7248,7 +7256,9 @@ export interface operations {
                             bytes: number;
                             width: number;
                             height: number;
-                            sha256: string;
+                            /** @description With `details` only. */
+                            sha256?: string;
+                            /** @description Without `details`: only `damage` and `new_damage`. */
                             flags: string[];
                             errors: {
                                 analyzer: string;

@@ -63,7 +63,7 @@ export interface PersonaTemplate {
 }
 
 /** The ids of the photo template's steps, in order; each is also its overlay's name. */
-const PHOTO_STEP_IDS = [
+export const PHOTO_STEP_IDS = [
   'front',
   'front_right',
   'right',

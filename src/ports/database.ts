@@ -205,6 +205,8 @@ export interface ShareLinksTable {
   created_by: string;
   /** 1 when faces and plates are blurred in what the link shows, else 0. */
   blur: number;
+  /** 1 when the link also shows fraud signals, hashes, EXIF, readings and file names; else 0. */
+  details: Generated<number>;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;

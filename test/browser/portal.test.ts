@@ -212,6 +212,10 @@ describe.skipIf(!chromium)('portal in a browser', () => {
       await phone.page.waitForFunction(ALL_IMAGES_LOADED);
       expect(await phone.page.textContent('h1')).toBe('Inspection CLM-2026-0042');
       expect(await phone.page.textContent('.page-head')).toContain('faces and licence plates are blurred');
+      // By default an outsider sees the photos, damages and review: no fraud flag, hash or EXIF.
+      const shown = await phone.page.textContent('main');
+      for (const internal of ['Edited', 'Blurred', 'Low resolution', 'SHA-256', 'FUJIFILM', 'rear.jpg'])
+        expect(shown).not.toContain(internal);
       await expectAccessible(phone.page, 'shared report');
       await screenshot(phone.page, 'portal', 'shared-phone', { fullPage: true });
       // Signed out, the portal itself still asks for a sign-in.

@@ -46,6 +46,7 @@ describe.each(BACKENDS)('walkaround CLI on %s', (backend) => {
         '0014-password-links',
         '0015-vehicles',
         '0016-rate-cards',
+        '0017-share-details',
       ],
     });
     expect(await json('migrate')).toEqual({ database: backend, applied: [] });

@@ -31,8 +31,10 @@ const COLOURS = {
 /** What a page of the report shows of a photo or video (a stored result's item, or a shared one). */
 export type ReportMedia = Pick<
   MediaResult,
-  'id' | 'position' | 'original_id' | 'width' | 'height' | 'flags' | 'errors' | 'sha256' | 'capture'
+  'id' | 'position' | 'original_id' | 'width' | 'height' | 'flags' | 'errors' | 'capture'
 > & {
+  /** Absent on a share without details. */
+  sha256?: string | undefined;
   kind: MediaResult['kind'];
   analysis: Pick<MediaResult['analysis'], 'vehicles' | 'damage' | 'exif' | 'text' | 'video'>;
 };
@@ -240,7 +242,7 @@ async function mediaPage(
     ['Flags', flags.length > 0 ? flags.join(', ') : 'none'],
     ...damageFacts(item),
     ...photoFacts(item, input.blurred !== undefined),
-    ['SHA-256', item.sha256],
+    ...(item.sha256 ? [['SHA-256', item.sha256] as [string, string]] : []),
   ]);
   if (item.errors.length > 0)
     facts(

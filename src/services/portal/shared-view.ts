@@ -12,6 +12,7 @@ import { DamagePart } from '../../domain/result/damage-part.js';
 import { TextPart, VehiclesPart } from '../../domain/result/detection-parts.js';
 import { ExifPart, QualityPart } from '../../domain/result/image-parts.js';
 import type { InspectionResult } from '../../domain/result/index.js';
+import { PHOTO_STEP_IDS } from '../../domain/personas.js';
 import { Nullable } from '../../domain/schema.js';
 import type { Db, InspectionRow, ShareLinkRow } from '../../ports/database.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
@@ -31,8 +32,8 @@ export const SharedPhoto = Type.Object(
     bytes: Type.Integer(),
     width: Type.Integer(),
     height: Type.Integer(),
-    sha256: Type.String(),
-    flags: Type.Array(Type.String()),
+    sha256: Type.Optional(Type.String({ description: 'With `details` only.' })),
+    flags: Type.Array(Type.String(), { description: 'Without `details`: only `damage` and `new_damage`.' }),
     errors: Type.Array(Type.Object({ analyzer: Type.String(), message: Type.String() })),
     analysis: Type.Object(
       {
@@ -60,6 +61,10 @@ export const SharedView = Type.Object(
     case_id: Type.String(),
     review_decision: Nullable(Type.Union([Type.Literal('accepted'), Type.Literal('rejected')])),
     blur: Type.Boolean({ description: 'Faces and licence plates are blurred in the photos and the PDF.' }),
+    details: Type.Boolean({
+      description:
+        'The sharer included fraud signals, hashes, EXIF, readings and file names; without it the view holds the photos, damages and review.',
+    }),
     expires_at: Type.String({ format: 'date-time' }),
     created_at: Type.String({ format: 'date-time' }),
     analysed_at: Type.String({ format: 'date-time' }),
@@ -93,11 +98,16 @@ export async function sharedView(db: Db, opened: OpenedShare): Promise<SharedVie
     .executeTakeFirstOrThrow();
   const result = JSON.parse(inspection.result) as InspectionResult;
   const blur = share.blur === 1;
+  const details = share.details === 1;
+  const shown = (flags: string[]) =>
+    details ? flags : flags.filter((flag) => OUTSIDER_FLAGS.includes(flag));
+  const summaryFlags = shown(result.summary.flags);
   return {
     client_name: client.name,
     case_id: inspection.case_id,
     review_decision: inspection.review_decision,
     blur,
+    details,
     expires_at: new Date(share.expires_at).toISOString(),
     created_at: result.created_at,
     analysed_at: result.analysed_at,
@@ -105,10 +115,42 @@ export async function sharedView(db: Db, opened: OpenedShare): Promise<SharedVie
       images: result.summary.images,
       videos: result.summary.videos,
       damages: result.summary.damages,
-      flags: result.summary.flags,
-      flag_counts: result.summary.flag_counts,
+      flags: summaryFlags,
+      flag_counts: Object.fromEntries(
+        summaryFlags.map((flag) => [flag, result.summary.flag_counts[flag] ?? 0]),
+      ),
     },
-    photos: result.media.filter((m) => m.kind === 'image' && m.width > 0).map((m) => sharedPhoto(m, blur)),
+    photos: result.media
+      .filter((m) => m.kind === 'image' && m.width > 0)
+      .map((m) => (details ? sharedPhoto(m, blur) : outsiderPhoto(m))),
+  };
+}
+
+const isStepId = (id: string | null) => id !== null && (PHOTO_STEP_IDS as readonly string[]).includes(id);
+
+/** Flags an outsider is shown: what was found on the vehicle, not the fraud signals. */
+const OUTSIDER_FLAGS = ['damage', 'new_damage'];
+
+/**
+ * A photo as an outsider sees it by default: the photo, its vehicles and damages, its capture step's
+ * name (never a file name); no fraud flag, hash, EXIF, reading or capture fact.
+ */
+function outsiderPhoto(item: MediaResult): SharedPhoto {
+  const { vehicles, damage } = item.analysis;
+  return {
+    id: item.id,
+    position: item.position,
+    kind: 'image',
+    // A capture step's id (`front_left`) says which view it is; any other name may say more.
+    original_id: isStepId(item.original_id) ? item.original_id : null,
+    mime: item.mime,
+    bytes: item.bytes,
+    width: item.width,
+    height: item.height,
+    flags: item.flags.filter((flag) => OUTSIDER_FLAGS.includes(flag)),
+    errors: [],
+    analysis: { ...(vehicles && { vehicles: { ...vehicles, people: [] } }), ...(damage && { damage }) },
+    has_before: previousPhotoOf(item) !== null,
   };
 }
 

@@ -17,6 +17,10 @@ const DAY_MS = 24 * 3600 * 1000;
 export const ShareView = Type.Object({
   id: Type.String(),
   blur: Type.Boolean({ description: 'Faces and licence plates are blurred in what the link shows.' }),
+  details: Type.Boolean({
+    description:
+      'The link also shows fraud signals, hashes, EXIF, readings and file names; by default only the photos, damages and review.',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   expires_at: Type.String({ format: 'date-time' }),
   revoked_at: Nullable(Type.String({ format: 'date-time' })),
@@ -34,7 +38,7 @@ export async function createShare(
   deps: { db: Db; now: () => number; publicBaseUrl: string },
   caller: PortalCaller,
   inspectionId: string,
-  input: { days?: number | undefined; blur?: boolean | undefined },
+  input: { days?: number | undefined; blur?: boolean | undefined; details?: boolean | undefined },
 ): Promise<Static<typeof NewShare>> {
   requireChange(caller);
   const inspection = await visibleInspection(deps.db, caller, inspectionId);
@@ -49,6 +53,7 @@ export async function createShare(
     client_id: inspection.client_id,
     created_by: caller.userId,
     blur: input.blur ? 1 : 0,
+    details: input.details ? 1 : 0,
     created_at: now,
     expires_at: now + days * DAY_MS,
     revoked_at: null,
@@ -63,6 +68,7 @@ export async function createShare(
       after: {
         inspection_id: row.inspection_id,
         blur: input.blur === true,
+        details: input.details === true,
         expires_at: new Date(row.expires_at).toISOString(),
       },
     });
@@ -143,6 +149,7 @@ function view(row: ShareLinkRow, createdBy: string | null): ShareView {
   return {
     id: row.id,
     blur: row.blur === 1,
+    details: row.details === 1,
     created_at: iso(row.created_at)!,
     expires_at: iso(row.expires_at)!,
     revoked_at: iso(row.revoked_at),

@@ -16,6 +16,7 @@ import { personaLogos } from './0013-persona-logos.js';
 import { passwordLinks } from './0014-password-links.js';
 import { vehicles } from './0015-vehicles.js';
 import { rateCards } from './0016-rate-cards.js';
+import { shareDetails } from './0017-share-details.js';
 
 /** Migrations live in code (not files found at run time) so the compiled package carries them. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -38,6 +39,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0014-password-links': passwordLinks(dialect),
         '0015-vehicles': vehicles(),
         '0016-rate-cards': rateCards(),
+        '0017-share-details': shareDetails(),
       }),
   };
 }

@@ -306,6 +306,12 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
           {
             days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SHARE_DAYS })),
             blur: Type.Optional(Type.Boolean({ description: 'Blur faces and licence plates.' })),
+            details: Type.Optional(
+              Type.Boolean({
+                description:
+                  'Also show fraud signals, hashes, EXIF, readings and file names (default: photos, damages and review only).',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),

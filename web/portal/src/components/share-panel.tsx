@@ -22,7 +22,11 @@ export function SharePanel({ inspectionId, mayChange }: { inspectionId: string; 
       setCreated(
         await api.POST('/portal/api/inspections/{id}/shares', {
           params,
-          body: { days: Number(form.get('days')), blur: form.get('blur') === 'on' },
+          body: {
+            days: Number(form.get('days')),
+            blur: form.get('blur') === 'on',
+            details: form.get('details') === 'on',
+          },
         }),
       );
       setCopied(false);
@@ -52,6 +56,10 @@ export function SharePanel({ inspectionId, mayChange }: { inspectionId: string; 
           </select>
           <label class="check">
             <input type="checkbox" name="blur" /> Blur faces and plates
+          </label>
+          <label class="check">
+            <input type="checkbox" name="details" /> Include fraud signals and photo details (EXIF, hashes,
+            readings, file names)
           </label>
           <button type="submit" class="primary">
             Create share link
@@ -86,6 +94,7 @@ export function SharePanel({ inspectionId, mayChange }: { inspectionId: string; 
                 ? 'Expired'
                 : `Until ${when(s.expires_at)}`}
             {s.blur ? ' · blurred' : ''}
+            {s.details ? ' · with details' : ''}
             <span class="muted small"> · by {s.created_by ?? 'a former user'}</span>
             {mayChange && !s.revoked_at && Date.parse(s.expires_at) > Date.now() && (
               <button type="button" class="quiet" onClick={() => void revoke(s.id)}>

@@ -8,7 +8,7 @@ import { MediaDetails } from '../components/media-details.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
 import { boxStyle, damageLabel, PhotoViewer } from '../components/photo-viewer.js';
 import { useLoad } from '../data.js';
-import { when } from '../format.js';
+import { mediaName, when } from '../format.js';
 
 /** Why the report cannot be shown, in the words of someone who was sent a link. */
 const problemOf = (failure: unknown) =>
@@ -73,7 +73,7 @@ export function SharedView({ token }: { token: string }) {
         <FlagList flags={summary.flags} counts={summary.flag_counts} />
       </section>
       {shared.photos.map((item) => (
-        <SharedPhoto key={item.id} item={item} headers={headers} />
+        <SharedPhoto key={item.id} item={item} headers={headers} details={shared.details} />
       ))}
     </main>
   );
@@ -94,7 +94,16 @@ function useSharedFile(path: string | undefined, headers: Record<string, string>
   return src;
 }
 
-function SharedPhoto({ item, headers }: { item: Photo; headers: Record<string, string> }) {
+/** `details`: the sharer included the photo's facts (EXIF, hash, readings); else the photo alone. */
+function SharedPhoto({
+  item,
+  headers,
+  details,
+}: {
+  item: Photo;
+  headers: Record<string, string>;
+  details: boolean;
+}) {
   const src = useSharedFile(`/portal/api/shared/media/${item.id}`, headers);
   const before = useSharedFile(
     item.has_before ? `/portal/api/shared/media/${item.id}/before` : undefined,
@@ -104,9 +113,9 @@ function SharedPhoto({ item, headers }: { item: Photo; headers: Record<string, s
   return (
     <section class="shared-photo" aria-label={`Photo ${item.position + 1}`}>
       <h2>
-        {item.position + 1}. {item.original_id ?? 'Photo'}
+        {item.position + 1}. {item.original_id ? mediaName({ ...item, kind: 'image' }) : 'Photo'}
       </h2>
-      <div class="columns">
+      <div class={details ? 'columns' : undefined}>
         <div class="main-col">
           {src ? (
             <PhotoViewer
@@ -150,9 +159,11 @@ function SharedPhoto({ item, headers }: { item: Photo; headers: Record<string, s
             </div>
           )}
         </div>
-        <aside class="side-col">
-          <MediaDetails item={item} />
-        </aside>
+        {details && (
+          <aside class="side-col">
+            <MediaDetails item={{ ...item, sha256: item.sha256 ?? '' }} />
+          </aside>
+        )}
       </div>
     </section>
   );
