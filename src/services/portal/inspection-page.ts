@@ -10,6 +10,7 @@ import type { Db, InspectionRow } from '../../ports/database.js';
 import { DeliveryOutline, deliveryOutline, listDeliveries } from '../webhooks/delivery-log.js';
 import { mayChange, visibleInspection } from './access.js';
 import type { PortalCaller } from './sessions.js';
+import { failureInWords } from '../webhooks/failure-words.js';
 
 export const TimelineEntry = Type.Object({
   at: Type.String({ format: 'date-time' }),
@@ -178,7 +179,7 @@ async function timeline(
       entries.push({
         at: Date.parse(a.at),
         event: `webhook.${a.outcome}`,
-        detail: `${d.event_type}, attempt ${a.attempt}: ${a.status_code ?? a.error ?? 'no answer'}`,
+        detail: `${d.event_type}, attempt ${a.attempt}: ${failureInWords(a.status_code, a.error ?? null)}`,
       });
   return entries
     .sort((a, b) => a.at - b.at)

@@ -190,7 +190,7 @@ export function InspectionView(props: {
         </p>
       )}
       {notice && (
-        <p class="notice" role="status">
+        <p class="notice done" role="status">
           {notice}
         </p>
       )}

@@ -165,7 +165,7 @@ export function RateCardPanel({ client }: ClientTabProps) {
       </details>
       <ErrorNotice text={error} />
       {notice && (
-        <p class="notice" role="status">
+        <p class="notice done" role="status">
           {notice}
         </p>
       )}
