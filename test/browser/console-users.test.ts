@@ -139,6 +139,14 @@ describe.skipIf(!chromium)('console users and messages in a browser', () => {
     await viewer.locator('button:has-text("Save role")').click();
     await page.waitForSelector('text=is now client admin.');
     expect(await viewer.locator('td:nth-child(2)').textContent()).toBe('Client admin');
+
+    // Disabling asks first; cancelled, nothing changes.
+    await viewer.locator('button:has-text("Disable")').click();
+    await viewer.locator('text=Disable and sign out everywhere?').waitFor();
+    await expectAccessible(page, 'users, confirm disabling');
+    await viewer.locator('button:has-text("Cancel")').click();
+    expect(await viewer.locator('button:has-text("Yes, disable")').count()).toBe(0);
+    expect(await viewer.locator('.status').textContent()).not.toBe('Disabled');
   }, 60_000);
 
   it('opens the e-mailed link in a fresh browser, sets the password once and signs in', async () => {

@@ -16,6 +16,8 @@ export function UsersPage({ query, me }: ConsoleProps) {
   const [done, setDone] = useState<preact.ComponentChildren>();
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState<string>();
+  /** The user whose disabling waits for a second click (it signs them out everywhere). */
+  const [confirming, setConfirming] = useState<string>();
   const operator = me.user.role === 'operator';
   const clientFilter = query.get('client_id');
   const list = useLoad(
@@ -207,8 +209,25 @@ export function UsersPage({ query, me }: ConsoleProps) {
                           <button type="button" onClick={() => void setDisabled(user, false)}>
                             Enable
                           </button>
+                        ) : confirming === user.id ? (
+                          <span class="confirm" role="group" aria-label={`Disable ${user.email}?`}>
+                            <span class="small">Disable and sign out everywhere?</span>
+                            <button
+                              type="button"
+                              class="danger"
+                              onClick={() => {
+                                setConfirming(undefined);
+                                void setDisabled(user, true);
+                              }}
+                            >
+                              Yes, disable
+                            </button>
+                            <button type="button" class="quiet" onClick={() => setConfirming(undefined)}>
+                              Cancel
+                            </button>
+                          </span>
                         ) : (
-                          <button type="button" class="danger" onClick={() => void setDisabled(user, true)}>
+                          <button type="button" class="danger" onClick={() => setConfirming(user.id)}>
                             Disable
                           </button>
                         ))}
