@@ -1,7 +1,7 @@
 // "Send me a test link": a real link to the saved flow, as its QR code to scan with a phone, and as a URL
 // to copy. The link is shown once (only its hash is kept); unsaved changes are saved first, so the phone
 // shows what the editor shows.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, type Answer } from '../../../api.js';
 import { ErrorNotice } from '../../../components/notices.js';
 import { when } from '../../../format.js';
@@ -10,6 +10,9 @@ export function TestLinkPanel(props: { personaId: number; dirty: boolean; save: 
   const [link, setLink] = useState<Answer<'/portal/api/personas/{id}/test-link', 'post'>>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const shown = useRef<HTMLDivElement>(null);
+  // The code appears below the button, often below the fold: bring it into view to be scanned.
+  useEffect(() => shown.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }), [link]);
 
   const create = async () => {
     setBusy(true);
@@ -38,7 +41,7 @@ export function TestLinkPanel(props: { personaId: number; dirty: boolean; save: 
       </button>
       <ErrorNotice text={error} />
       {link && (
-        <div class="created" role="status">
+        <div class="created" role="status" ref={shown}>
           <img
             class="qr"
             src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(link.qr_svg)}`}
