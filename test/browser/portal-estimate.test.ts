@@ -80,7 +80,7 @@ describe.skipIf(!chromium)('the repair estimate in a browser', () => {
       '.estimate-panel select[aria-label="Operation on front bumper"]',
       'replace_and_paint',
     );
-    await page.waitForSelector('text=1 change(s) to the estimate');
+    await page.waitForSelector('text=1 change to the estimate');
     await page.check('input[name="decision"] >> nth=0');
     await expectAccessible(page, 'estimate in review');
     await screenshot(page, 'portal-estimate', 'estimate-review', { fullPage: true });

@@ -122,7 +122,7 @@ describe.skipIf(!chromium)('portal in a browser', () => {
     ]);
     await page.click('.flag-list button:has-text("Show only these")');
     await page.waitForFunction("document.querySelectorAll('.strip li').length === 1");
-    expect(await page.textContent('.strip-filter')).toContain('Showing the 1 item(s) flagged Blurred');
+    expect(await page.textContent('.strip-filter')).toContain('Showing the 1 item flagged Blurred');
     await page.click('.strip-filter button:has-text("Show all 2")');
     await page.waitForFunction("document.querySelectorAll('.strip li').length === 2");
     await screenshot(page, 'portal', 'inspection-full', { fullPage: true });

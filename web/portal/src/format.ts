@@ -34,3 +34,6 @@ export function mediaName(item: { position: number; original_id: string | null; 
 const STEP_NAMES: Record<string, string> = Object.fromEntries(
   Object.entries(TEMPLATE_TEXTS.en.photo.steps).map(([id, texts]) => [id, texts.label]),
 );
+
+/** `n` things in words: "1 photo", "3 photos" (English plurals in `s`, or the one given). */
+export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

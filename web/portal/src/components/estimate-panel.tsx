@@ -4,6 +4,7 @@
 // the changes are saved with the review, as a new version, and priced then.
 import { useState } from 'preact/hooks';
 import type { InspectionResult } from '../api.js';
+import { count } from '../format.js';
 
 type Estimate = NonNullable<InspectionResult['estimate']>;
 type Line = Estimate['lines'][number];
@@ -236,7 +237,9 @@ export function EstimatePanel(props: {
             Add
           </button>
           {pending > 0 && (
-            <p class="muted small">{pending} change(s) to the estimate: priced when you save the review.</p>
+            <p class="muted small">
+              {count(pending, 'change')} to the estimate: priced when you save the review.
+            </p>
           )}
         </div>
       )}

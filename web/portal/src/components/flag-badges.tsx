@@ -1,5 +1,6 @@
 // Flags as badges with their meaning on hover and for screen readers, and as an explained list.
 import { flagText } from '../../../../src/domain/flags.js';
+import { count } from '../format.js';
 
 export function FlagBadges({ flags }: { flags: string[] }) {
   if (flags.length === 0) return <span class="muted">none</span>;
@@ -45,7 +46,7 @@ export function FlagList<Item>(props: {
               {items && props.nameOf ? (
                 <span class="muted"> on {items.map(props.nameOf).join(', ')}</span>
               ) : (
-                counts?.[flag] !== undefined && <span class="muted"> on {counts[flag]} item(s)</span>
+                counts?.[flag] !== undefined && <span class="muted"> on {count(counts[flag], 'item')}</span>
               )}
               {props.onSelect && items && items.length < (props.total ?? 0) && (
                 <button

@@ -1,6 +1,7 @@
 // The reviewer's side of the page: accept or reject, a note, and the selected photo's damages as a list
 // to re-label or delete (drawing and moving happen on the photo). Saving makes a new result version.
 import type { Damage } from '../api.js';
+import { count } from '../format.js';
 import { ErrorNotice } from './notices.js';
 import { damageLabel } from './photo-viewer.js';
 
@@ -158,8 +159,8 @@ export function ReviewPanel(props: {
         </button>
       </div>
       <p class="muted small">
-        {props.changedPhotos > 0 ? `Damages changed on ${props.changedPhotos} photo(s). ` : ''}Saving keeps
-        the current version and adds a new one; the client’s webhook receives inspection.reviewed.
+        {props.changedPhotos > 0 ? `Damages changed on ${count(props.changedPhotos, 'photo')}. ` : ''}Saving
+        keeps the current version and adds a new one; the client’s webhook receives inspection.reviewed.
       </p>
     </section>
   );

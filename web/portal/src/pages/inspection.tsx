@@ -15,7 +15,7 @@ import { SharePanel } from '../components/share-panel.js';
 import { VideoPlayer } from '../components/video-player.js';
 import { useLoad } from '../data.js';
 import { flagText } from '../../../../src/domain/flags.js';
-import { mediaName, sourceName, STATUS_NAMES, when } from '../format.js';
+import { count, mediaName, sourceName, STATUS_NAMES, when } from '../format.js';
 import { inspectionHref, vehicleHref } from '../router.js';
 
 const notFound = (failure: unknown) =>
@@ -136,7 +136,7 @@ export function InspectionView(props: {
                   <a href={inspectionHref(result.comparison.previous_inspection_id)}>
                     the previous inspection
                   </a>
-                  {`: ${result.comparison.regions} candidate region(s) on ${result.comparison.compared} photo(s)`}
+                  {`: ${count(result.comparison.regions, 'candidate region')} on ${count(result.comparison.compared, 'photo')}`}
                 </>
               )}
             </p>
@@ -220,7 +220,7 @@ export function InspectionView(props: {
             )}
             {stripFlags.size > 0 && (
               <p class="strip-filter">
-                Showing the {strip.length} item(s) flagged{' '}
+                Showing the {count(strip.length, 'item')} flagged{' '}
                 {[...stripFlags].map((flag) => flagText(flag).label).join(' and ')}.{' '}
                 <button type="button" class="link" onClick={() => setStripFlags(new Set())}>
                   Show all {result.media.length}
@@ -298,8 +298,8 @@ export function InspectionView(props: {
             <section class="panel" aria-labelledby="flags-title">
               <h2 id="flags-title">What was found</h2>
               <p>
-                {result.summary.images} photo(s), {result.summary.videos} video(s), {result.summary.damages}{' '}
-                damage(s).
+                {count(result.summary.images, 'photo')}, {count(result.summary.videos, 'video')},{' '}
+                {count(result.summary.damages, 'damage')}.
               </p>
               {result.review && (
                 <p>
@@ -389,7 +389,7 @@ function Pairs({ page, base }: { page: InspectionPage; base: string }) {
             <p>
               Pair {pair.index + 1}:{' '}
               {pair.comparison
-                ? `similarity ${(pair.comparison.similarity * 100).toFixed(0)} %, ${regions.length} changed region(s)`
+                ? `similarity ${(pair.comparison.similarity * 100).toFixed(0)} %, ${count(regions.length, 'changed region')}`
                 : (pair.error ?? 'not compared')}
             </p>
             <div class="side-by-side">

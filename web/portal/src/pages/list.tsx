@@ -7,7 +7,7 @@ import { api, queryOf, type Me, type Query, type Status } from '../api.js';
 import { FlagBadges } from '../components/flag-badges.js';
 import { ErrorNotice, MoreButton } from '../components/notices.js';
 import { useClients, usePages } from '../data.js';
-import { sourceName, STATUS_NAMES, when } from '../format.js';
+import { count, sourceName, STATUS_NAMES, when } from '../format.js';
 import { inspectionHref, listHref } from '../router.js';
 
 const STATUSES: Status[] = ['queued', 'processing', 'completed', 'failed'];
@@ -219,7 +219,7 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
                   <a href={inspectionHref(item.id)}>{item.case_id}</a>
                   <span class="muted small">
                     {' '}
-                    {sourceName(item.source)} · {item.media_count} item(s)
+                    {sourceName(item.source)} · {count(item.media_count, 'item')}
                   </span>
                 </td>
                 {operator && <td>{item.client_name}</td>}

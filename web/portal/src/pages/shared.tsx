@@ -8,7 +8,7 @@ import { MediaDetails } from '../components/media-details.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
 import { boxStyle, damageLabel, PhotoViewer } from '../components/photo-viewer.js';
 import { useLoad } from '../data.js';
-import { mediaName, when } from '../format.js';
+import { count, mediaName, when } from '../format.js';
 
 /** Why the report cannot be shown, in the words of someone who was sent a link. */
 const problemOf = (failure: unknown) =>
@@ -67,7 +67,8 @@ export function SharedView({ token }: { token: string }) {
       <section class="panel" aria-labelledby="summary-title">
         <h2 id="summary-title">Summary</h2>
         <p>
-          {summary.images} photo(s), {summary.videos} video(s), {summary.damages} damage(s).
+          {count(summary.images, 'photo')}, {count(summary.videos, 'video')},{' '}
+          {count(summary.damages, 'damage')}.
           {shared.review_decision && ` Reviewed: ${shared.review_decision}.`}
         </p>
         <FlagList flags={summary.flags} counts={summary.flag_counts} />

@@ -3,7 +3,7 @@
 import { api, ApiError } from '../api.js';
 import { ErrorNotice, Loading } from '../components/notices.js';
 import { useLoad } from '../data.js';
-import { odometerText, STATUS_NAMES, when } from '../format.js';
+import { count, odometerText, STATUS_NAMES, when } from '../format.js';
 import { inspectionHref } from '../router.js';
 
 const notFound = (failure: unknown) =>
@@ -36,7 +36,7 @@ export function VehicleView({ id }: { id: string }) {
       <h1>{vehicle.plate ?? vehicle.vin ?? 'Vehicle'}</h1>
       <p class="muted">
         VIN {vehicle.vin ?? 'not known'} · plate{plates.length > 1 ? 's' : ''}{' '}
-        {plates.length > 0 ? plates.join(', ') : 'not known'} · {vehicle.inspections} inspection(s)
+        {plates.length > 0 ? plates.join(', ') : 'not known'} · {count(vehicle.inspections, 'inspection')}
       </p>
       <section class="panel" aria-labelledby="history-title">
         <h2 id="history-title">Inspections, oldest first</h2>
