@@ -97,6 +97,8 @@ describe.skipIf(!chromium)('console clients and webhooks in a browser', () => {
     clientId = page.url().split('#/clients/')[1]!.split('?')[0]!;
     expect(await page.inputValue('#client-quota')).toBe('500');
     expect(await page.inputValue('#client-window')).toBe('mon-fri 08:00-18:00');
+    // A new client has no capture flow: the page says so, with the way to make the first.
+    await page.waitForSelector('a:has-text("Create its first capture flow")');
     await look(page, 'client-settings');
 
     await page.click('a.back');

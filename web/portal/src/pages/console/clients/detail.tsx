@@ -42,6 +42,13 @@ export function ClientDetail({ id, query, me }: { id: string; query: URLSearchPa
     describe: notFound,
   });
 
+  // A client without a capture flow cannot send inspection links: say so, with the way to make one.
+  const flows = useLoad(
+    () => api.GET('/portal/api/personas', { params: { query: operator ? { client_id: id } : {} } }),
+    [id],
+  );
+  const noFlow = flows.data?.personas.length === 0;
+
   const tab: Tab = TABS.some(([name]) => name === query.get('tab')) ? (query.get('tab') as Tab) : 'settings';
   const tabHref = (name: Tab) =>
     consoleHref(
@@ -83,6 +90,12 @@ export function ClientDetail({ id, query, me }: { id: string; query: URLSearchPa
           </p>
         </div>
       </div>
+      {noFlow && (
+        <p class="notice">
+          This client has no capture flow yet, so it cannot send inspection links.{' '}
+          <a href={consoleHref('personas')}>Create its first capture flow</a>
+        </p>
+      )}
       <nav class="tabs" aria-label="Client settings">
         {TABS.map(([name, title]) => (
           <a key={name} href={tabHref(name)} aria-current={tab === name ? 'page' : undefined}>
