@@ -115,6 +115,8 @@ describe.skipIf(!chromium)('portal in a browser', () => {
     expect(await page.textContent('.viewer .box.vehicle .tag')).toBe('car');
     await expectAccessible(page, 'inspection');
     await screenshot(page, 'portal', 'inspection');
+    // The camera's clock in words, not an ISO string.
+    expect(await page.textContent('.facts')).toContain('20 Dec 2003, 16:10 (camera clock)');
     // Each photo is named in the strip with its flags; a flag filters the strip.
     expect(await page.locator('.strip .thumb-name').allTextContents()).toEqual([
       '1. rear.jpg',

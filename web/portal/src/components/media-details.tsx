@@ -2,7 +2,7 @@
 // photos it was found reused from (linked, side by side).
 import type { MediaItem } from '../api.js';
 import { inspectionHref } from '../router.js';
-import { mediaName, odometerText } from '../format.js';
+import { cameraTime, deviceText, mediaName, odometerText, orientationText, when } from '../format.js';
 
 const osm = (lat: number, lon: number) =>
   `https://www.openstreetmap.org/?mlat=${lat.toFixed(6)}&mlon=${lon.toFixed(6)}#map=17/${lat.toFixed(6)}/${lon.toFixed(6)}`;
@@ -47,19 +47,19 @@ export function MediaDetails({
   const otherInspections = matches.filter((m) => m.inspection_id !== inspectionId);
   const capture = item.capture;
   const rows: [string, preact.ComponentChildren][] = [];
-  if (exif?.capture_time) rows.push(['Taken', exif.capture_time]);
-  const device = [exif?.camera_make, exif?.camera_model].filter(Boolean).join(' ');
+  if (exif?.capture_time) rows.push(['Taken', cameraTime(exif.capture_time)]);
+  const device = deviceText(exif?.camera_make, exif?.camera_model);
   if (device) rows.push(['Device', device]);
   if (exif?.software) rows.push(['Software', exif.software]);
-  if (exif?.modify_time) rows.push(['Modified', exif.modify_time]);
+  if (exif?.modify_time) rows.push(['Modified', cameraTime(exif.modify_time)]);
   if (exif?.gps) rows.push(['GPS (EXIF)', <Place lat={exif.gps.latitude} lon={exif.gps.longitude} />]);
   if (capture) {
     rows.push([
       'Captured',
       capture.source === 'gallery' ? 'picked from the phone’s gallery' : 'in the capture app',
     ]);
-    if (capture.captured_at) rows.push(['Capture time', capture.captured_at]);
-    if (capture.orientation) rows.push(['Orientation', capture.orientation]);
+    if (capture.captured_at) rows.push(['Capture time', when(capture.captured_at)]);
+    if (capture.orientation) rows.push(['Orientation', orientationText(capture.orientation)]);
     if (capture.location)
       rows.push(['Location', <Place lat={capture.location.latitude} lon={capture.location.longitude} />]);
     if (capture.distance_from_others_m !== null)
