@@ -7945,6 +7945,7 @@ export interface operations {
                             action: string;
                             object_type: string;
                             object_id: string;
+                            object_name?: string | null;
                             before: unknown | null;
                             after: unknown | null;
                             request_id: string | null;

@@ -109,6 +109,14 @@ export const AuditEntry = Type.Object({
   action: Type.String(),
   object_type: Type.String(),
   object_id: Type.String(),
+  object_name: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          "What the object is called now: a user's e-mail, an inspection's case id, a persona's or vehicle's name; null when it no longer exists.",
+      }),
+    ),
+  ),
   before: Nullable(Type.Unknown()),
   after: Nullable(Type.Unknown()),
   request_id: Nullable(Type.String()),
@@ -209,5 +217,62 @@ export async function listAudit(
     .limit(page.limit + 1)
     .execute();
   const { rows: shown, next_cursor } = pageOf(rows, page.limit, (row) => row);
-  return { entries: shown.map(auditEntry), next_cursor };
+  const names = await objectNames(db, shown);
+  return {
+    entries: shown.map((row) => ({
+      ...auditEntry(row),
+      object_name: names.get(`${row.object_type}:${row.object_id}`) ?? null,
+    })),
+    next_cursor,
+  };
+}
+
+/**
+ * The names of a page's objects, by `type:id`, one query per kind of object: a person reads an e-mail,
+ * a case id or a persona's name, not a UUID.
+ */
+async function objectNames(
+  db: Db,
+  rows: { object_type: string; object_id: string }[],
+): Promise<Map<string, string>> {
+  const idsOf = (type: string) => [
+    ...new Set(rows.filter((r) => r.object_type === type).map((r) => r.object_id)),
+  ];
+  const names = new Map<string, string>();
+  const put = (type: string, found: { id: string | number; name: string | null }[]) => {
+    for (const { id, name } of found) if (name) names.set(`${type}:${id}`, name);
+  };
+  const users = idsOf('user');
+  if (users.length > 0)
+    put(
+      'user',
+      await db.selectFrom('portal_users').select(['id', 'email as name']).where('id', 'in', users).execute(),
+    );
+  const inspections = idsOf('inspection');
+  if (inspections.length > 0)
+    put(
+      'inspection',
+      await db
+        .selectFrom('inspections')
+        .select(['id', 'case_id as name'])
+        .where('id', 'in', inspections)
+        .execute(),
+    );
+  const personas = idsOf('persona')
+    .map(Number)
+    .filter((id) => Number.isSafeInteger(id));
+  if (personas.length > 0)
+    put(
+      'persona',
+      await db.selectFrom('personas').select(['id', 'name']).where('id', 'in', personas).execute(),
+    );
+  const vehicles = idsOf('vehicle');
+  if (vehicles.length > 0)
+    put(
+      'vehicle',
+      (
+        await db.selectFrom('vehicles').select(['id', 'plate', 'vin']).where('id', 'in', vehicles).execute()
+      ).map((v) => ({ id: v.id, name: v.plate ?? v.vin })),
+    );
+  return names;
 }

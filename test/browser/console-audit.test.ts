@@ -64,6 +64,10 @@ describe.skipIf(!chromium)('the audit log in a browser', () => {
     expect(await page.locator('ol.audit-entries summary').first().textContent()).toContain(
       'by API key wk_live_',
     );
+    // The persona by its name, not its id.
+    expect(await page.locator('ol.audit-entries summary').first().textContent()).toContain(
+      'persona Windscreen claims',
+    );
     await expectAccessible(page, 'audit log');
     await screenshot(page, 'console', 'audit');
 

@@ -96,7 +96,12 @@ export function AuditPage({ query, me }: ConsoleProps) {
                       <>client {entry.client_name}</>
                     ) : (
                       <>
-                        {entry.object_type.replace('_', ' ')} <code>{entry.object_id}</code>
+                        {entry.object_type.replace('_', ' ')}{' '}
+                        {entry.object_name ? (
+                          <b class="object-name">{entry.object_name}</b>
+                        ) : (
+                          <code>{entry.object_id}</code>
+                        )}
                         {entry.client_name && <> of {entry.client_name}</>}
                       </>
                     )}
