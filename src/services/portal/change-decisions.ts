@@ -8,8 +8,8 @@ import type { ChangesPart } from '../../domain/result/changes-part.js';
 import { SEVERITIES, type Damage } from '../../domain/result/damage-part.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import { inTransaction } from '../../ports/database.js';
-import { requireChange, visibleInspection } from './access.js';
-import { damageFlags, storeReviewedVersion, type ReviewDeps } from './review.js';
+import { requireChange } from './access.js';
+import { damageFlags, reviewedVersion, storeReviewedVersion, type ReviewDeps } from './review.js';
 import type { PortalCaller } from './sessions.js';
 
 export const ChangeDecisionInput = Type.Object(
@@ -46,11 +46,7 @@ export async function decideChange(
 ): Promise<{ version: number }> {
   requireChange(caller);
   return inTransaction(deps.db, async (trx) => {
-    const inspection = await visibleInspection(trx, caller, inspectionId);
-    if (inspection.result === null || inspection.status !== 'completed')
-      throw new AppError('PORTAL_NOT_ANALYSED');
-    if (inspection.result_version !== input.base_version) throw new AppError('PORTAL_REVIEW_STALE');
-    const base = JSON.parse(inspection.result) as InspectionResult;
+    const { inspection, base } = await reviewedVersion(trx, caller, inspectionId, input.base_version);
     const item = base.media.find((m) => m.id === input.media_id);
     if (!item) throw invalid(`no media item ${input.media_id}`);
     const media = base.media.map((m) => (m === item ? decided(m, input) : m));

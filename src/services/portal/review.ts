@@ -80,11 +80,7 @@ export async function saveReview(
 ): Promise<{ version: number }> {
   requireChange(caller);
   return inTransaction(deps.db, async (trx) => {
-    const inspection = await visibleInspection(trx, caller, inspectionId);
-    if (inspection.result === null || inspection.status !== 'completed')
-      throw new AppError('PORTAL_NOT_ANALYSED');
-    if (inspection.result_version !== input.base_version) throw new AppError('PORTAL_REVIEW_STALE');
-    const base = JSON.parse(inspection.result) as InspectionResult;
+    const { inspection, base } = await reviewedVersion(trx, caller, inspectionId, input.base_version);
     const now = deps.now();
     const media = base.media.map((item) => {
       const changed = input.damages?.[item.id];
@@ -103,6 +99,23 @@ export async function saveReview(
       now,
     });
   });
+}
+
+/**
+ * The inspection and its latest result, which a reviewer changes: NOT_FOUND when the caller may not see
+ * it, PORTAL_NOT_ANALYSED before a result, PORTAL_REVIEW_STALE when `baseVersion` is no longer the latest.
+ */
+export async function reviewedVersion(
+  trx: Db,
+  caller: PortalCaller,
+  inspectionId: string,
+  baseVersion: number,
+): Promise<{ inspection: InspectionRow; base: InspectionResult }> {
+  const inspection = await visibleInspection(trx, caller, inspectionId);
+  if (inspection.result === null || inspection.status !== 'completed')
+    throw new AppError('PORTAL_NOT_ANALYSED');
+  if (inspection.result_version !== baseVersion) throw new AppError('PORTAL_REVIEW_STALE');
+  return { inspection, base: JSON.parse(inspection.result) as InspectionResult };
 }
 
 /**

@@ -53,6 +53,18 @@ export function EstimatePanel(props: {
     if (adjustment?.[field] !== undefined) return adjustment[field];
     return adjustment?.operation !== undefined && adjustment.operation !== line.operation ? '' : line[field];
   };
+  /** The input of a figure a reviewer may set on a line (an empty one: the operation's own). */
+  const figureInput = (line: Line, field: 'labour_hours' | 'parts_cost', label: string, step: number) => (
+    <input
+      type="number"
+      min={0}
+      step={step}
+      aria-label={label}
+      placeholder="auto"
+      value={shown(line, field)}
+      onChange={(e) => adjust(line.part!, { [field]: Number(e.currentTarget.value) })}
+    />
+  );
   const removed = (part: string | null) => props.adjustments.some((a) => a.part === part && a.removed);
   const remove = (line: Line) => {
     if (line.part === null) return;
@@ -137,38 +149,18 @@ export function EstimatePanel(props: {
                     {!line.rules && line.source === 'reviewer' && <span class="muted small"> added</span>}
                   </td>
                   <td class="number">
-                    {editing && line.part !== null ? (
-                      <input
-                        type="number"
-                        min={0}
-                        step={0.1}
-                        aria-label={`Labour hours on ${words(line.part)}`}
-                        placeholder="auto"
-                        value={shown(line, 'labour_hours')}
-                        onChange={(e) => adjust(line.part!, { labour_hours: Number(e.currentTarget.value) })}
-                      />
-                    ) : (
-                      `${line.labour_hours} h`
-                    )}{' '}
+                    {editing && line.part !== null
+                      ? figureInput(line, 'labour_hours', `Labour hours on ${words(line.part)}`, 0.1)
+                      : `${line.labour_hours} h`}{' '}
                     {money.format(line.labour_cost)}
                   </td>
                   <td class="number">
                     {line.paint_hours} h {money.format(line.paint_cost)}
                   </td>
                   <td class="number">
-                    {editing && line.part !== null ? (
-                      <input
-                        type="number"
-                        min={0}
-                        step={0.01}
-                        aria-label={`Part price of ${words(line.part)}`}
-                        placeholder="auto"
-                        value={shown(line, 'parts_cost')}
-                        onChange={(e) => adjust(line.part!, { parts_cost: Number(e.currentTarget.value) })}
-                      />
-                    ) : (
-                      money.format(line.parts_cost)
-                    )}
+                    {editing && line.part !== null
+                      ? figureInput(line, 'parts_cost', `Part price of ${words(line.part)}`, 0.01)
+                      : money.format(line.parts_cost)}
                     {line.price_missing && (
                       <span class="muted small" title="No price on the rate card">
                         {' '}
