@@ -63,6 +63,12 @@ describe('the plate among the lines', () => {
     expect(textPartFrom([banded], {}).plate).toMatchObject({ read: '5-GHB-778', country: 'BE' });
   });
 
+  it("keeps a doubtful first character a format takes as the plate's own: no shorter plate of it", () => {
+    // An Emirati `ID 7457` with its I in doubt is no `D 7457`: too unsure to read, not a band letter.
+    const emirati: ReadLine = { ...line('ID7457'), chars: [0.67, 0.99, 1, 1, 1, 1] };
+    expect(textPartFrom([emirati], {}).plate.read).toBeNull();
+  });
+
   it('takes no reading it is not sure of, counting each look-alike changed against it', () => {
     expect(textPartFrom([line('AB-123-CD', { confidence: 0.5 })], {}).plate.read).toBeNull();
     /** The line read with `confidence`, unsure of its I. */

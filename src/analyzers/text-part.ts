@@ -119,6 +119,9 @@ interface Window {
 function withoutDoubtfulFirst(window: Window): Window[] {
   const { text, chars, trimmed } = window;
   if ((chars[0] ?? 1) >= DOUBTFUL_BELOW || !/^[A-Z0-9][A-Z0-9]/.test(text)) return [];
+  // A first character a format takes as the plate's own is the plate's, doubtful or not: left out, it
+  // would turn a doubt into a shorter plate of the same format (`ID 7457` read as `D 7457`).
+  if (matchPlate(text)) return [];
   return [{ text: text.slice(1), chars: chars.slice(1), trimmed: trimmed + 1 }];
 }
 
