@@ -94,6 +94,17 @@ describe('odometer', () => {
     expect(matchOdometer([line('100120140', 0.08), line('006335', 0.06)])).toMatchObject({ value: 6335 });
   });
 
+  it('reads nothing when another cut of the line shows another number', () => {
+    const again = (text: string, ...cuts: string[]): ReadLine => ({ ...line(text), again: cuts });
+    // A drum missed in one cut (000832 | 0008321) or a segment digit that changes: no reading.
+    expect(matchOdometer([again('000832', '0008321')])).toBeUndefined();
+    expect(matchOdometer([again('258 KM', '251 KM')])).toBeUndefined();
+    // The same digits, whatever the label, the unit or a stray mark read around them, confirm it.
+    expect(matchOdometer([again('OBO 129 110 KM', 'OPO129 110 KM')])).toMatchObject({ value: 129110 });
+    expect(matchOdometer([again('761,814 MI', '761,814 , MIL')])).toMatchObject({ value: 761814 });
+    expect(matchOdometer([again('000832', '00832')])).toMatchObject({ value: 832 });
+  });
+
   it('tells an instrument cluster by its marks, or one mark beside an odometer read', () => {
     expect(showsInstrumentCluster([line('14:58'), line('88 km/h')], false)).toBe(true);
     expect(showsInstrumentCluster([line('14:58'), line('A8999')], true)).toBe(true);

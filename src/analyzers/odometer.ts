@@ -148,7 +148,7 @@ interface Candidate {
   score: number;
   /** Vouched for by a unit or a label, or showing leading zeros. */
   counter: boolean;
-  /** A digit read under MIN_DIGIT_CONFIDENCE. */
+  /** A digit read under MIN_DIGIT_CONFIDENCE, or other digits read from another cut of the line. */
   doubtful: boolean;
   /** Not a counter, but maybe the total all the same (not a speedometer's numbers read together). */
   rival: boolean;
@@ -163,6 +163,25 @@ function isScale(digits: string): boolean {
   });
 }
 
+/** The figure a line's text holds, label and unit aside, as figureOf reads it (`vouched` as there). */
+function figureIn(text: string, vouched: boolean): Figure | undefined {
+  return loneNumber(asDigits(blank(blank(text.toUpperCase(), LABEL), UNIT)), vouched);
+}
+
+/** The digits of a line's text, label and unit aside, leading zeros left out. */
+const numberIn = (text: string) =>
+  (asDigits(blank(blank(text.toUpperCase(), LABEL), UNIT)).match(/[0-9]/g) ?? []).join('').replace(/^0+/, '');
+
+/**
+ * Whether a line's text may hold an odometer's figure (a unit or label vouching for it or not): the
+ * lines the reader reads again from another cut (ReadLine.again) to confirm their digits.
+ */
+export function mayHoldOdometer(text: string): boolean {
+  const raw = text.toUpperCase();
+  if (NOT_ODOMETER.test(raw) || TRIP_LABEL.test(asDigits(raw))) return false;
+  return (figureIn(raw, true)?.digits.length ?? 0) >= 3;
+}
+
 /** The line's figure when it may be the odometer: with a unit or a label, or 5 digits or more. */
 function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undefined {
   const raw = line.text.toUpperCase();
@@ -171,8 +190,12 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
   const unitWord = UNIT.exec(blank(raw, LABEL));
   const unit = unitWord ? unitOf(unitWord[1]!) : unitBeside(line, lines);
   const vouched = unit !== null || label;
-  const figure = loneNumber(asDigits(blank(blank(raw, LABEL), UNIT)), vouched);
+  const figure = figureIn(raw, vouched);
   if (!figure) return undefined;
+  // Read again from another cut, the line must show the same number: a seven-segment 1 read as 8, or a
+  // drum missed, changes with the cut far more often than a digit read right. Only the digits are
+  // compared (a label or unit misread, a stray mark at the end, changes nothing).
+  const confirmed = (line.again ?? []).every((text) => numberIn(text) === numberIn(raw));
   const tenths = endsInTenths(figure, line.inks);
   const shown = tenths ? figure.digits.slice(0, -1) : figure.digits;
   if (vouched ? shown.length < 2 : figure.digits.length < 5) return undefined;
@@ -187,7 +210,7 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
     match: { value: Number(digits), unit, confidence: line.confidence, box: line.box },
     score: (unit ? 2 : 0) + (label ? 2 : 0) + shown.length * 0.3 + line.box.height * 10 + line.confidence,
     counter,
-    doubtful: counted.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE),
+    doubtful: !confirmed || counted.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE),
     rival: !counter && !isScale(figure.digits),
   };
 }

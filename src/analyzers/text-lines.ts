@@ -10,6 +10,7 @@ import {
   type TextBoxFound,
 } from './ocr/index.js';
 import type { RecognisedLine } from './ocr/types.js';
+import { mayHoldOdometer } from './odometer.js';
 
 /** A line of recognised text: what was read, how surely, and where (fractions of the image). */
 export interface ReadLine {
@@ -24,6 +25,11 @@ export interface ReadLine {
    * of another colour (an odometer's tenths) stands out.
    */
   inks?: readonly Ink[];
+  /**
+   * The line read again from other cuts of the photo (AGAIN_PADDINGS), for lines that may hold an
+   * odometer's figure: its digits must be the same in each.
+   */
+  again?: readonly string[];
 }
 
 export type Ink = readonly [r: number, g: number, b: number];
@@ -131,6 +137,28 @@ async function confirmDoubts(
   }
 }
 
+/** The other cuts a line that may hold an odometer's figure is read from: margins, as shares of its height. */
+const AGAIN_PADDINGS = [0.12];
+
+/** Each line that may hold an odometer's figure read again from the AGAIN_PADDINGS cuts; others undefined. */
+async function readAgain(
+  preview: RgbImage,
+  lines: readonly TextBoxFound[],
+  read: readonly RecognisedLine[],
+  signal: AbortSignal | undefined,
+): Promise<(string[] | undefined)[]> {
+  const out: (string[] | undefined)[] = [];
+  for (const [i, line] of read.entries()) {
+    if (!mayHoldOdometer(line.text)) {
+      out.push(undefined);
+      continue;
+    }
+    const crops = AGAIN_PADDINGS.map((padding) => cropLine(preview, lines[i]!.quad, { padding }));
+    out.push((await recogniseLines(crops, { signal, fold: readAs })).map((again) => again.text));
+  }
+  return out;
+}
+
 /**
  * The photo's lines of text, read from its preview (raw RGB). `signal` stops the work between the
  * models' runs (a timeout or a worker stopping): it fails the reading, never shortens it.
@@ -142,8 +170,10 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
   const crops = chosen.map((line) => cropLine(preview, line.quad));
   const read = await recogniseLines(crops, { signal, fold: readAs });
   await confirmDoubts(preview, chosen, read, signal);
+  const again = await readAgain(preview, chosen, read, signal);
   return chosen
     .map((line, i) => ({
+      ...(again[i] && { again: again[i] }),
       text: read[i]!.text,
       confidence: read[i]!.confidence,
       box: line.box,
