@@ -88,7 +88,12 @@ describe('odometer', () => {
     expect(matchOdometer([trip])).toMatchObject({ value: 8338 });
     expect(matchOdometer([total, trip])).toBeUndefined();
     // A taller figure without leading zeros may be the total: no reading, not the trip's.
-    expect(matchOdometer([line('86877', 0.08), line('05829', 0.06)])).toBeUndefined();
+    expect(matchOdometer([line('86877', 0.065), line('05829', 0.06)])).toBeUndefined();
+    // Far taller (a fifth), it is the total beside the trip counter; with a unit vouching for the other,
+    // or beside another such figure, it is in doubt again.
+    expect(matchOdometer([line('86877', 0.08), line('05829', 0.06)])).toMatchObject({ value: 86877 });
+    expect(matchOdometer([line('86877', 0.08), line('05829 km', 0.06)])).toBeUndefined();
+    expect(matchOdometer([line('86877', 0.08), line('86878', 0.08), line('05829', 0.06)])).toBeUndefined();
     // A speedometer's numbers read together are no such rival.
     expect(matchOdometer([line('120140', 0.08), line('006335', 0.06)])).toMatchObject({ value: 6335 });
     expect(matchOdometer([line('100120140', 0.08), line('006335', 0.06)])).toMatchObject({ value: 6335 });

@@ -48,6 +48,11 @@ const TENTHS_CONTRAST = 45;
 const TENTHS_AGREEMENT = 45;
 
 const MIN_DIGIT_CONFIDENCE = 0.7;
+/**
+ * A figure without leading zeros this much taller than the likeliest counter with them is the total
+ * beside a trip counter (drum counters for the total are drawn larger than the trip's).
+ */
+const TOTAL_OVER_TRIP = 1.2;
 
 const unitOf = (word: string): 'km' | 'mi' => (word === 'KM' || word === 'KN' ? 'km' : 'mi');
 /** `pattern`'s first match blanked out, the length kept (positions still point at the same characters). */
@@ -137,9 +142,13 @@ export function matchOdometer(lines: readonly ReadLine[]): OdometerMatch | undef
   // The likeliest counter read unsurely gives no reading rather than a lesser figure (a trip counter);
   // so does a taller figure that may be the total, only without the leading zeros that tell a counter.
   if (!best || best.doubtful) return undefined;
-  if (figures.some((figure) => figure.rival && figure.match.box.height > best.match.box.height))
-    return undefined;
-  return best.match;
+  const taller = figures.filter((figure) => figure.rival && figure.match.box.height > best.match.box.height);
+  if (taller.length === 0) return best.match;
+  // A drum counter without leading zeros (all its drums turned) far taller than the one that has them,
+  // nothing vouching for that one: the total beside the trip counter. Alone and sure, it is read.
+  const total = taller.length === 1 ? taller[0]! : undefined;
+  const farTaller = total && total.match.box.height >= TOTAL_OVER_TRIP * best.match.box.height;
+  return farTaller && !best.vouched && !total.doubtful ? total.match : undefined;
 }
 
 interface Candidate {
@@ -148,6 +157,8 @@ interface Candidate {
   score: number;
   /** Vouched for by a unit or a label, or showing leading zeros. */
   counter: boolean;
+  /** Vouched for by a unit or a label. */
+  vouched: boolean;
   /** A digit read under MIN_DIGIT_CONFIDENCE, or other digits read from another cut of the line. */
   doubtful: boolean;
   /** Not a counter, but maybe the total all the same (not a speedometer's numbers read together). */
@@ -210,6 +221,7 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
     match: { value: Number(digits), unit, confidence: line.confidence, box: line.box },
     score: (unit ? 2 : 0) + (label ? 2 : 0) + shown.length * 0.3 + line.box.height * 10 + line.confidence,
     counter,
+    vouched,
     doubtful: !confirmed || counted.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE),
     rival: !counter && !isScale(figure.digits),
   };
