@@ -16,6 +16,8 @@ import { VideoPlayer } from '../components/video-player.js';
 import { useLoad } from '../data.js';
 import { flagText } from '../../../../src/domain/flags.js';
 import { count, mediaName, sourceName, STATUS_NAMES, when } from '../format.js';
+import { useKeys } from '../keys.js';
+import { placeInQueue } from '../queue.js';
 import { inspectionHref, vehicleHref } from '../router.js';
 
 const notFound = (failure: unknown) =>
@@ -70,6 +72,27 @@ export function InspectionView(props: {
     () => result?.media.find((m) => m.id === current) ?? result?.media[0],
     [result, current],
   );
+  const place = useMemo(() => placeInQueue(props.id), [props.id]);
+  const strip = (result?.media ?? []).filter((m) => [...stripFlags].every((flag) => m.flags.includes(flag)));
+  /** The photo `step` places along the strip from the one shown (none past either end). */
+  const stepPhoto = (step: number) => () => {
+    const next = strip[strip.findIndex((m) => m.id === item?.id) + step];
+    if (!next) return;
+    setCurrent(next.id);
+    setSelected(undefined);
+  };
+  const open = (id: string | undefined) => () => {
+    if (id) location.hash = inspectionHref(id);
+  };
+  useKeys({
+    ArrowRight: stepPhoto(1),
+    j: stepPhoto(1),
+    ArrowLeft: stepPhoto(-1),
+    k: stepPhoto(-1),
+    // Not while editing: the unsaved boxes would be lost without a word.
+    ']': editing ? undefined : open(place?.next),
+    '[': editing ? undefined : open(place?.previous),
+  });
   if (error)
     return (
       <main class="inspection-page">
@@ -81,7 +104,6 @@ export function InspectionView(props: {
   const { inspection } = page;
   const latest = page.version === page.latest_version;
   const canReview = page.may_change && latest && inspection.status === 'completed' && result !== null;
-  const strip = (result?.media ?? []).filter((m) => [...stripFlags].every((flag) => m.flags.includes(flag)));
   const damagesOf = (id: string) =>
     edits[id] ?? result?.media.find((m) => m.id === id)?.analysis.damage?.damages ?? [];
 
@@ -116,9 +138,7 @@ export function InspectionView(props: {
   const jsonText = result ? JSON.stringify(result, null, 2) : '';
   return (
     <main class="inspection-page">
-      <a href="#/inspections" class="back">
-        ← Inspections
-      </a>
+      <QueueBar place={place} />
       <div class="page-head">
         <div>
           <h1>{inspection.case_id}</h1>
@@ -272,6 +292,15 @@ export function InspectionView(props: {
                 }
               />
             )}
+            <p class="keys-hint" id="keys-hint">
+              Keys: <kbd>←</kbd> <kbd>→</kbd> or <kbd>k</kbd> <kbd>j</kbd> previous and next photo
+              {place && (
+                <>
+                  {' · '}
+                  <kbd>[</kbd> <kbd>]</kbd> previous and next inspection
+                </>
+              )}
+            </p>
             {result.pairs.length > 0 && <Pairs page={page} base={base} />}
           </div>
           <aside class="side-col">
@@ -372,6 +401,44 @@ export function InspectionView(props: {
         )}
       </div>
     </main>
+  );
+}
+
+/**
+ * The way back to the list, and (when this inspection is in the list the reviewer came from) where it
+ * is in that queue with its previous and next inspection.
+ */
+function QueueBar({ place }: { place: ReturnType<typeof placeInQueue> }) {
+  if (!place)
+    return (
+      <a href="#/inspections" class="back">
+        ← Inspections
+      </a>
+    );
+  const { queue, position, previous, next } = place;
+  return (
+    <nav class="queue-bar" aria-label="Queue">
+      <a href={queue.href} class="back">
+        ← {queue.label}
+      </a>
+      <span class="muted">
+        {position} of {queue.ids.length}
+      </span>
+      {previous ? (
+        <a href={inspectionHref(previous)} aria-keyshortcuts="[">
+          Previous inspection
+        </a>
+      ) : (
+        <span class="muted">First</span>
+      )}
+      {next ? (
+        <a href={inspectionHref(next)} aria-keyshortcuts="]">
+          Next inspection
+        </a>
+      ) : (
+        <span class="muted">Last</span>
+      )}
+    </nav>
   );
 }
 

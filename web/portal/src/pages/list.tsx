@@ -1,6 +1,7 @@
 // The inspection list: search by case id, plate and VIN, filter by status, flags, source, dates, the
 // estimate's total and (operators) client; newest first or the highest estimate first, more on demand. The filters live in the URL, so a search can be
 // bookmarked and the back button returns to it.
+import { useEffect } from 'preact/hooks';
 import { SEARCH_FLAGS } from '../../../../src/domain/result/digest.js';
 import { flagText } from '../../../../src/domain/flags.js';
 import { api, queryOf, type Me, type Query, type Status } from '../api.js';
@@ -9,6 +10,7 @@ import { ErrorNotice, MoreButton } from '../components/notices.js';
 import { useClients, usePages } from '../data.js';
 import { count, sourceName, STATUS_NAMES, when } from '../format.js';
 import { inspectionHref, listHref } from '../router.js';
+import { rememberQueue } from '../queue.js';
 
 const STATUSES: Status[] = ['queued', 'processing', 'completed', 'failed'];
 const TEXT_FILTERS = [
@@ -29,7 +31,13 @@ const FILTERS = [
   'max_total',
   'sort',
 ] as const;
-const SEARCH = [...FILTERS, 'status', 'flags'] as const;
+const SEARCH = [...FILTERS, 'status', 'flags', 'review'] as const;
+/** The review queue's tabs (docs/portal.md#the-review-queue). */
+const REVIEWS = [
+  ['to_review', 'To review'],
+  ['accepted', 'Accepted'],
+  ['rejected', 'Rejected'],
+] as const;
 
 export function InspectionListView({ query, me }: { query: URLSearchParams; me: Me }) {
   const operator = me.user.role === 'operator';
@@ -68,6 +76,17 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
   const status = query.get('status');
   const { first: page, items } = pages;
   const total = page ? STATUSES.reduce((n, s) => n + page.counts[s], 0) : 0;
+  const review = query.get('review');
+  const reviewName = REVIEWS.find(([value]) => value === review)?.[1];
+  // The list as loaded is the queue the inspection page walks with [ and ].
+  useEffect(() => {
+    if (!page) return;
+    rememberQueue({
+      ids: items.map((i) => i.id),
+      href: listHref(query),
+      label: reviewName ?? (status ? STATUS_NAMES[status as Status] : 'Inspections'),
+    });
+  }, [items]);
 
   return (
     <main class="list-page">
@@ -185,8 +204,29 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
         ))}
       </nav>
 
+      <nav class="tabs review-tabs" aria-label="Review">
+        <a href={listHref(without(query, 'review'))} aria-current={review ? undefined : 'page'}>
+          Any review
+        </a>
+        {REVIEWS.map(([value, name]) => (
+          <a
+            key={value}
+            href={listHref(withValue(query, 'review', value))}
+            aria-current={review === value ? 'page' : undefined}
+          >
+            {name}
+          </a>
+        ))}
+      </nav>
+
       <ErrorNotice text={pages.error} />
-      {page && items.length === 0 && <p class="empty">No inspection matches this search.</p>}
+      {page && items.length === 0 && (
+        <p class="empty">
+          {review === 'to_review'
+            ? 'Nothing left to review in this search.'
+            : 'No inspection matches this search.'}
+        </p>
+      )}
       {items.length > 0 && (
         <table class="inspections">
           <thead>
