@@ -5,6 +5,7 @@ import { ErrorNotice, Loading, MoreButton } from '../../components/notices.js';
 import { usePages } from '../../data.js';
 import { when } from '../../format.js';
 import { consoleHref } from '../../router.js';
+import { Change } from './audit-change.js';
 import type { ConsoleProps } from './props.js';
 
 const FILTERS = [
@@ -119,45 +120,5 @@ export function AuditPage({ query, me }: ConsoleProps) {
       )}
       <MoreButton pages={pages}>Older changes</MoreButton>
     </main>
-  );
-}
-
-/** The settings that changed, before and after; everything recorded for a creation. */
-function Change({ before, after }: { before: unknown; after: unknown }) {
-  if (before === null && after === null)
-    return <p class="muted small">No settings recorded for this change.</p>;
-  const b = (before ?? {}) as Record<string, unknown>;
-  const a = (after ?? {}) as Record<string, unknown>;
-  const names = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter(
-    (name) => before === null || after === null || JSON.stringify(b[name]) !== JSON.stringify(a[name]),
-  );
-  if (names.length === 0) return <p class="muted small">Nothing changed in the recorded settings.</p>;
-  const shown = (value: unknown) =>
-    value === undefined
-      ? '—'
-      : value === null
-        ? 'none'
-        : typeof value === 'string'
-          ? value
-          : JSON.stringify(value);
-  return (
-    <table class="audit-change">
-      <thead>
-        <tr>
-          <th scope="col">Setting</th>
-          {before !== null && <th scope="col">Before</th>}
-          {after !== null && <th scope="col">After</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {names.map((name) => (
-          <tr key={name}>
-            <th scope="row">{name}</th>
-            {before !== null && <td>{shown(b[name])}</td>}
-            {after !== null && <td>{shown(a[name])}</td>}
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
