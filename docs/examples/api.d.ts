@@ -8534,6 +8534,8 @@ export interface operations {
                         };
                         /** Format: date-time */
                         expires_at: string;
+                        /** @description Operators only, when the e-mail is `held` (no mail server): the set-password link, to pass on by hand. Only in this answer (the audit entry records `link_shown`); the e-mail still goes out once a mail server is configured. */
+                        url?: string;
                     };
                 };
             };
@@ -8827,6 +8829,8 @@ export interface operations {
                         };
                         /** Format: date-time */
                         expires_at: string;
+                        /** @description Operators only, when the e-mail is `held` (no mail server): the set-password link, to pass on by hand. Only in this answer (the audit entry records `link_shown`); the e-mail still goes out once a mail server is configured. */
+                        url?: string;
                     };
                 };
             };
