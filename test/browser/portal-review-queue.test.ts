@@ -4,7 +4,7 @@
 // test-output/screenshots/portal/.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { expectAccessible, launchDesktop, screenshot, type Phone } from '../helpers/browser.js';
+import { expectAccessible, launchDesktop, launchPhone, screenshot, type Phone } from '../helpers/browser.js';
 import { PASSWORD, portalUser, seedInspection } from '../helpers/portal.js';
 
 const chromium = inject('chromium');
@@ -93,8 +93,15 @@ describe.skipIf(!chromium)('the review queue in a browser', () => {
     await page.type('#review-note', 'jk ok');
     expect(await page.inputValue('#review-note')).toBe('jk ok');
     expect(await shownPhoto()).toMatch(/^1\./);
+    const viewerBefore = await page.locator('.viewer').first().boundingBox();
     await page.click('button:has-text("Save review")');
     await page.waitForSelector('text=Review saved as version 2.');
+    // The page does not jump: the notice is pinned, the toolbar keeps its place.
+    await page.waitForFunction(
+      "document.querySelector('.head-actions button.primary')?.textContent === 'Review'",
+    );
+    expect((await page.locator('.viewer').first().boundingBox())!.y).toBe(viewerBefore!.y);
+    await screenshot(page, 'portal', 'review-queue-saved');
     await page.keyboard.press(']');
     await page.waitForFunction("document.querySelector('h1')?.textContent === 'CLM-Q-2'");
     await page.keyboard.press(']');
@@ -108,5 +115,53 @@ describe.skipIf(!chromium)('the review queue in a browser', () => {
     await page.click('nav.review-tabs a:has-text("Accepted")');
     await page.waitForFunction("document.querySelectorAll('table.inspections tbody tr').length === 2");
     expect(await caseIds()).toEqual(['CLM-Q-3', 'CLM-Q-0']);
+  }, 120_000);
+
+  it('reads and writes days as "26 Nov 2026", and on a phone folds the filters under the inspections', async () => {
+    const { page } = desk;
+    await page.goto(`${base}/portal/#/inspections`);
+    await page.waitForSelector('table.inspections tbody tr');
+    const day = new Date(Date.now() - 2 * DAY).toISOString().slice(0, 10);
+    const [y, m, d] = day.split('-').map(Number);
+    const written = new Date(Date.UTC(y!, m! - 1, d)).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    await page.fill('#f-from', written);
+    await page.fill('#f-to', `${d}/${m}/${y}`);
+    await page.press('#f-to', 'Enter');
+    await page.waitForFunction(
+      `location.hash.includes('from=${day}') && location.hash.includes('to=${day}')`,
+    );
+    await page.waitForFunction("document.querySelectorAll('table.inspections tbody tr').length === 1");
+    expect(await caseIds()).toEqual(['CLM-Q-2']);
+    expect(await page.inputValue('#f-to')).toBe(written);
+    await page.fill('#f-from', 'someday');
+    await page.press('#f-from', 'Tab');
+    expect(await page.textContent('#f-from-wrong')).toBe('Write a day such as 26 Nov 2026.');
+    await expectAccessible(page, 'list, days');
+    await screenshot(page, 'portal', 'list-days');
+
+    const phone = await launchPhone({ chromium: chromium! });
+    try {
+      const p = phone.page;
+      await p.goto(`${base}/portal/`);
+      await p.fill('#email', email);
+      await p.fill('#password', PASSWORD);
+      await p.click('button[type="submit"]');
+      await p.waitForSelector('table.inspections tbody tr');
+      expect(await p.isVisible('#f-case_id')).toBe(false);
+      const first = await p.locator('table.inspections tbody tr').first().boundingBox();
+      expect(first!.y + first!.height).toBeLessThan(844);
+      await expectAccessible(p, 'list on a phone');
+      await screenshot(p, 'portal', 'list-phone');
+      await p.click('summary:has-text("Search and filters")');
+      expect(await p.isVisible('#f-case_id')).toBe(true);
+      await screenshot(p, 'portal', 'list-phone-filters');
+    } finally {
+      await phone.close();
+    }
   }, 120_000);
 });

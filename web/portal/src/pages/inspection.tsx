@@ -1,7 +1,7 @@
 // One inspection: the photos with what was found drawn on them, flags in words, each photo's facts,
 // before/after pairs, videos with their keyframes, the result JSON, the timeline and webhooks, sharing,
 // the PDF, earlier versions, and (client admins and operators) the review.
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, errorText, type Damage, type InspectionPage, type Me } from '../api.js';
 import { Deliveries, Timeline } from '../components/activity.js';
 import { ComparePanel } from '../components/compare-panel.js';
@@ -73,6 +73,12 @@ export function InspectionView(props: {
     [result, current],
   );
   const place = useMemo(() => placeInQueue(props.id), [props.id]);
+  // The saved notice is pinned over the page: it goes after a while, so it does not hide the controls.
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(undefined), 8000);
+    return () => clearTimeout(timer);
+  }, [notice]);
   const strip = (result?.media ?? []).filter((m) => [...stripFlags].every((flag) => m.flags.includes(flag)));
   /** The photo `step` places along the strip from the one shown (none past either end). */
   const stepPhoto = (step: number) => () => {
@@ -210,7 +216,7 @@ export function InspectionView(props: {
         </p>
       )}
       {notice && (
-        <p class="notice done" role="status">
+        <p class="notice done toast" role="status">
           {notice}
         </p>
       )}

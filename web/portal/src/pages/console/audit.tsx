@@ -1,6 +1,7 @@
 // The audit log (docs/audit.md): who changed what and when, newest first, with filters; each entry opens
 // to show its settings before and after. Operators see every client's, a client admin their own.
 import { api, queryOf, type Query } from '../../api.js';
+import { DateInput } from '../../components/date-input.js';
 import { ErrorNotice, Loading, MoreButton } from '../../components/notices.js';
 import { usePages } from '../../data.js';
 import { when } from '../../format.js';
@@ -66,11 +67,11 @@ export function AuditPage({ query, me }: ConsoleProps) {
         ))}
         <div class="field">
           <label for="audit-from">From</label>
-          <input id="audit-from" name="from" type="date" defaultValue={query.get('from') ?? ''} />
+          <DateInput id="audit-from" name="from" value={query.get('from') ?? ''} />
         </div>
         <div class="field">
           <label for="audit-to">To</label>
-          <input id="audit-to" name="to" type="date" defaultValue={query.get('to') ?? ''} />
+          <DateInput id="audit-to" name="to" value={query.get('to') ?? ''} />
         </div>
         <div class="actions">
           <button type="submit" class="primary">
