@@ -5410,6 +5410,8 @@ export interface operations {
                 /** @description Comma-separated, all required: blurry, dark, overexposed, low_resolution, edited, reused, plate_mismatch, vin_mismatch, odometer_mismatch, no_vehicle, damage, possible_new_damage, new_damage, odometer_rollback, picked_from_gallery, captured_far_from_others, undecodable. */
                 flags?: string;
                 source?: "api" | "link";
+                /** @description The review queue: `to_review` (analysed, no decision yet), `accepted` or `rejected` (the latest review decision). */
+                review?: "to_review" | "accepted" | "rejected";
                 /** @description Created on or after this day (UTC). */
                 from?: string;
                 /** @description Created on or before this day (UTC). */
@@ -8532,6 +8534,8 @@ export interface operations {
                         };
                         /** Format: date-time */
                         expires_at: string;
+                        /** @description Operators only, when the e-mail is `held` (no mail server): the set-password link, to pass on by hand. Only in this answer (the audit entry records `link_shown`); the e-mail still goes out once a mail server is configured. */
+                        url?: string;
                     };
                 };
             };
@@ -8825,6 +8829,8 @@ export interface operations {
                         };
                         /** Format: date-time */
                         expires_at: string;
+                        /** @description Operators only, when the e-mail is `held` (no mail server): the set-password link, to pass on by hand. Only in this answer (the audit entry records `link_shown`); the e-mail still goes out once a mail server is configured. */
+                        url?: string;
                     };
                 };
             };

@@ -1,5 +1,6 @@
 // The audit log page in Chromium: an operator sees changes made through the CLI and the client API, opens
-// one to read its settings before and after, and filters by action; a client admin sees only their own
+// one to read its settings before and after (a capture flow's steps as a step-by-step list), and filters
+// by action; a client admin sees only their own
 // organisation's changes; a viewer is told the console is not theirs. axe-core on every screen;
 // screenshots in test-output/screenshots/console/.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -17,6 +18,8 @@ describe.skipIf(!chromium)('the audit log in a browser', () => {
   let desk: Phone;
   const users = { operator: '', admin: '', viewer: '' };
   let boltId = '';
+  /** The capture flow's steps as the template made them, then changed through the API. */
+  let steps: { id: string; label: string }[] = [];
 
   beforeAll(async () => {
     t = await startTestApp('sqlite');
@@ -36,6 +39,28 @@ describe.skipIf(!chromium)('the audit log in a browser', () => {
       payload: { kind: 'photo', name: 'Windscreen claims' },
     });
     expect(created.statusCode).toBe(201);
+    const persona = created.json<{ id: number; steps: { id: string; label: string }[] }>();
+    steps = persona.steps;
+    // The first step renamed, the second removed, one added at the end.
+    const changed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/personas/${persona.id}`,
+      headers: { 'x-api-key': acme.apiKey },
+      payload: {
+        steps: [
+          { ...steps[0], label: 'Whole front of the car' },
+          ...steps.slice(2),
+          {
+            id: 'windscreen_chip',
+            label: 'The chip, close up',
+            instructions: 'Fill the frame with the chip.',
+            required: true,
+            overlay: 'none',
+          },
+        ],
+      },
+    });
+    expect(changed.statusCode).toBe(200);
     desk = await launchDesktop({ chromium: chromium! });
   }, 120_000);
   afterAll(async () => {
@@ -59,8 +84,14 @@ describe.skipIf(!chromium)('the audit log in a browser', () => {
     const page = await signIn(users.operator);
     await page.waitForSelector('ol.audit-entries li');
     const actions = await page.locator('ol.audit-entries summary strong').allTextContents();
-    // Newest first: the persona made through the API, the two updates from the command line, the creations.
-    expect(actions.slice(0, 3)).toEqual(['persona.create', 'client.update', 'client.update']);
+    // Newest first: the persona made and changed through the API, the two updates from the command line,
+    // the creations.
+    expect(actions.slice(0, 4)).toEqual([
+      'persona.update',
+      'persona.create',
+      'client.update',
+      'client.update',
+    ]);
     expect(await page.locator('ol.audit-entries summary').first().textContent()).toContain(
       'by API key wk_live_',
     );
@@ -74,13 +105,37 @@ describe.skipIf(!chromium)('the audit log in a browser', () => {
     const update = page.locator('ol.audit-entries li', { hasText: 'client.update' }).last();
     await update.locator('summary').click();
     const rows = update.locator('table.audit-change tbody tr');
-    expect(await rows.allTextContents()).toEqual(['quota_per_hour1000250', 'timezoneUTCEurope/Paris']);
+    expect(await rows.allTextContents()).toEqual(['quota per hour1000250', 'timezoneUTCEurope/Paris']);
+    // The setting's name on one line, however long the values beside it.
+    const setting = await update.locator('table.audit-change tbody th').first().boundingBox();
+    expect(setting!.height).toBeLessThan(40);
     await expectAccessible(page, 'audit log, an entry open');
     await screenshot(page, 'console', 'audit-entry');
+    await update.locator('summary').click();
+
+    // The steps as what happened to each, not JSON.
+    const personaUpdate = page.locator('ol.audit-entries li', { hasText: 'persona.update' });
+    await personaUpdate.locator('summary').click();
+    const lines = personaUpdate.locator('ol.steps-diff > li');
+    expect(await lines.count()).toBe(3);
+    expect(await lines.nth(0).textContent()).toBe(
+      `Changed step 1 Whole front of the car ${steps[0]!.id}name: ${steps[0]!.label} → Whole front of the car`,
+    );
+    expect(await lines.nth(1).textContent()).toBe(
+      `Added step ${steps.length} The chip, close up windscreen_chip`,
+    );
+    expect(await lines.nth(2).textContent()).toBe(`Removed step 2 ${steps[1]!.label} ${steps[1]!.id}`);
+    expect(await personaUpdate.locator('.audit-change').textContent()).not.toContain('{');
+    expect(await personaUpdate.locator('.audit-change').textContent()).toContain(
+      `${steps.length - 2} other steps unchanged.`,
+    );
+    await expectAccessible(page, 'audit log, a capture flow change open');
+    await screenshot(page, 'console', 'audit-steps');
+    await personaUpdate.locator('summary').click();
 
     await page.fill('#audit-action', 'persona.create');
     await page.click('button:has-text("Filter")');
-    await page.waitForFunction("document.querySelectorAll('ol.audit-entries li').length === 1");
+    await page.waitForFunction("document.querySelectorAll('ol.audit-entries > li').length === 1");
     expect(page.url()).toContain('#/audit?action=persona.create');
   });
 

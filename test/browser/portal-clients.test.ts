@@ -112,10 +112,23 @@ describe.skipIf(!chromium)('console clients and webhooks in a browser', () => {
     await page.goto(`${base}/portal/#/clients/${clientId}?tab=webhook`);
     await page.waitForSelector('#webhook-url');
     expect(await page.isDisabled('button:has-text("Send test event")')).toBe(true);
+    // A private address: refused at the field in plain words, the operator's detail behind "More".
+    await page.fill('#webhook-url', 'http://10.1.2.3/hooks');
+    await page.click('button:has-text("Save webhook")');
+    const refused = page.locator('#webhook_url-error');
+    await refused.waitFor();
+    expect(await refused.locator('p').first().textContent()).toContain('on a private network');
+    expect(await refused.locator('p').first().textContent()).not.toContain('ALLOW_PRIVATE_NETWORKS');
+    expect(await page.getAttribute('#webhook-url', 'aria-invalid')).toBe('true');
+    expect(await refused.locator('details p').isVisible()).toBe(false);
+    await refused.locator('summary:has-text("More")').click();
+    expect(await refused.locator('details p').textContent()).toContain('ALLOW_PRIVATE_NETWORKS');
+    await look(page, 'webhook-private');
     await page.fill('#webhook-url', `http://media.test:${receiver.port}/hooks`);
     await page.uncheck('input[value="link.opened"]');
     await page.click('button:has-text("Save webhook")');
     await page.waitForSelector('text=Saved. Send a test event');
+    expect(await page.locator('#webhook_url-error').count()).toBe(0);
 
     await page.click('button:has-text("Send test event")');
     await page.waitForSelector('.test-answer');

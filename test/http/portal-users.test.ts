@@ -23,6 +23,7 @@ interface UserView {
 interface Sent {
   user: UserView;
   message: { id: string; status: 'pending' | 'held' };
+  url?: string;
   expires_at: string;
 }
 
@@ -173,6 +174,48 @@ describe.each(BACKENDS)('portal users on %s', (backend) => {
       const token = await tokenOf(sent.message.id);
       expect(stored.token_hash).not.toContain(token);
       expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
+      // A client admin is not shown the link: the e-mail proves the address is the invitee's.
+      expect(sent.url).toBeUndefined();
+      expect(JSON.parse(entries[0]!.after!)).toMatchObject({ link_shown: false });
+    });
+
+    it("shows an operator a held e-mail's link once, to pass on by hand, and the audit entry says so", async () => {
+      let res!: Awaited<ReturnType<typeof invite>>;
+      const entries = await audited(async () => {
+        res = await invite(sessions.operator, {
+          email: 'by.hand@acme.test',
+          role: 'client_admin',
+          client_id: clientA,
+        });
+      });
+      const sent = res.json<Sent>();
+      expect(sent.message.status).toBe('held');
+      const token = await tokenOf(sent.message.id);
+      expect(sent.url).toBe(`${t.deps.config.publicBaseUrl}/portal/#/set-password/${token}`);
+      expect(JSON.parse(entries[0]!.after!)).toMatchObject({ link_shown: true });
+      expect(entries[0]!.after).not.toContain(token);
+      // The link works: it opens the account to choose a password.
+      expect((await check(token)).statusCode).toBe(200);
+      // Only that answer holds it: the user list and the outbox do not.
+      const listed = await t.app.inject({
+        method: 'GET',
+        url: '/portal/api/users',
+        headers: { cookie: sessions.operator.cookie },
+      });
+      expect(listed.body).not.toContain(token);
+      const outbox = await t.app.inject({
+        method: 'GET',
+        url: '/portal/api/outbox',
+        headers: { cookie: sessions.operator.cookie },
+      });
+      expect(outbox.body).not.toContain(token);
+      // A new link for the same user: shown again (a new one; the first stops working), audited likewise.
+      const again = await send('POST', `/portal/api/users/${sent.user.id}/password-link`, sessions.operator);
+      const second = again.json<Sent>();
+      expect(second.url).toBe(
+        `${t.deps.config.publicBaseUrl}/portal/#/set-password/${await tokenOf(second.message.id)}`,
+      );
+      expect((await check(token)).statusCode).not.toBe(200);
     });
 
     it('lets a client admin invite only into their own client, and never an operator; a viewer invites no one', async () => {

@@ -26,6 +26,11 @@ export interface InspectionSearch {
   flags?: string[] | undefined;
   /** `api`: uploads (files or URLs); `link`: submitted through an inspection link. */
   source?: 'api' | 'link' | undefined;
+  /**
+   * The review queue: `to_review` is analysed and without a decision (a review that only corrected
+   * boxes leaves none); `accepted` and `rejected` are the latest review's decision.
+   */
+  review?: 'to_review' | 'accepted' | 'rejected' | undefined;
   /** Epoch ms, inclusive. */
   from?: number | undefined;
   /** Epoch ms, exclusive. */
@@ -210,6 +215,9 @@ function narrow(
   if (caseId) q = q.where(startsWith('inspections.case_id', caseId));
   if (search.source === 'link') q = q.where('inspections.source', '=', 'link');
   if (search.source === 'api') q = q.where('inspections.source', 'in', ['urls', 'file']);
+  if (search.review === 'to_review')
+    q = q.where('inspections.review_decision', 'is', null).where('inspections.status', '=', 'completed');
+  else if (search.review) q = q.where('inspections.review_decision', '=', search.review);
   if (search.from !== undefined) q = q.where(at, '>=', search.from);
   if (search.to !== undefined) q = q.where(at, '<', search.to);
   if (search.sort === 'total') q = q.where('inspections.estimate_total_cents', 'is not', null);

@@ -6,7 +6,11 @@
 // and only while it is the user's latest.
 import crypto from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
-import { renderAccountEmail, type PasswordLinkPurpose } from '../../domain/account-messages.js';
+import {
+  renderAccountEmail,
+  SET_PASSWORD_PATH,
+  type PasswordLinkPurpose,
+} from '../../domain/account-messages.js';
 import { AppError } from '../../domain/errors.js';
 import { Nullable } from '../../domain/schema.js';
 import { jobKeys } from '../../domain/jobs.js';
@@ -38,6 +42,11 @@ export interface IssuedLink {
   expiresAt: number;
   messageId: string;
   messageStatus: 'pending' | 'held';
+  /**
+   * The link itself, for the one answer that may show it (an operator's, when the e-mail is held):
+   * never stored in clear, never logged.
+   */
+  url: string;
 }
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
@@ -114,7 +123,8 @@ export async function issuePasswordLink(
       key: jobKeys.sendMessage(messageId, 1),
       payload: { messageId, attempt: 1 },
     });
-  return { purpose, expiresAt: link.expires_at, messageId, messageStatus };
+  const url = `${deps.publicBaseUrl}${SET_PASSWORD_PATH}${token}`;
+  return { purpose, expiresAt: link.expires_at, messageId, messageStatus, url };
 }
 
 /** Revokes the user's open links, and settles their e-mails (settleMessages). */

@@ -68,9 +68,35 @@ export const SentLink = Type.Object({
     }),
   }),
   expires_at: Type.String({ format: 'date-time' }),
+  url: Type.Optional(
+    Type.String({
+      description:
+        'Operators only, when the e-mail is `held` (no mail server): the set-password link, to pass on by hand. Only in this answer (the audit entry records `link_shown`); the e-mail still goes out once a mail server is configured.',
+    }),
+  ),
 });
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** An invitation or a new link as its route answers it: the link itself only when it may be shown. */
+export interface SentLinkResult {
+  user: PortalUserView;
+  link: Omit<IssuedLink, 'url'>;
+  /** The set-password link, for an operator to pass on by hand (see mayShowLink). */
+  url?: string;
+}
+
+/**
+ * Whether the caller is shown the link itself: an operator, when its e-mail is held for want of a mail
+ * server (as `outbox list --reveal` shows it on the command line), in this one answer; the audit entry
+ * records that it was. A client admin is not: the e-mail is what proves the address is the invitee's.
+ */
+const mayShowLink = (caller: PortalCaller, link: IssuedLink) =>
+  caller.role === 'operator' && link.messageStatus === 'held';
+
+function sentLink(caller: PortalCaller, user: PortalUserView, { url, ...link }: IssuedLink): SentLinkResult {
+  return { user, link, ...(mayShowLink(caller, { url, ...link }) && { url }) };
+}
 
 /** The users the caller may manage, by e-mail: a client admin's client's; an operator's, or one client's. */
 export async function listUsers(
@@ -186,7 +212,7 @@ export async function inviteUser(
   deps: PasswordLinkDeps & { inviteLimiter: ActionLimiter },
   caller: PortalCaller,
   input: { email: string; role: PortalRole; clientId?: string | null | undefined },
-): Promise<{ user: PortalUserView; link: IssuedLink }> {
+): Promise<SentLinkResult> {
   requireChange(caller);
   // Addresses are unique in the installation, so an invitation tells whether one is taken, anywhere:
   // a client admin may ask that a bounded number of times (operators see every user anyway).
@@ -216,18 +242,19 @@ export async function inviteUser(
       action: 'user.invite',
       object: userObject(user),
       clientId: user.client_id,
-      after: { ...userView(user), ...linkFacts(issued) },
+      after: { ...userView(user), ...linkFacts(caller, issued) },
     });
     return issued;
   });
-  return { user: await viewOf(deps, user), link };
+  return sentLink(caller, await viewOf(deps, user), link);
 }
 
 /** What the audit log records of a link: never its token, which nothing but the e-mail holds. */
-const linkFacts = (link: IssuedLink) => ({
+const linkFacts = (caller: PortalCaller, link: IssuedLink) => ({
   link_expires_at: iso(link.expiresAt),
   message_id: link.messageId,
   message_status: link.messageStatus,
+  link_shown: mayShowLink(caller, link),
 });
 
 /**
@@ -238,7 +265,7 @@ export async function sendPasswordLink(
   deps: PasswordLinkDeps,
   caller: PortalCaller,
   userId: string,
-): Promise<{ user: PortalUserView; link: IssuedLink }> {
+): Promise<SentLinkResult> {
   const user = await visibleUser(deps.db, caller, userId);
   if (user.disabled_at !== null) throw invalidUser(`${user.email} is disabled: enable the user first`);
   const purpose = hasPassword(user) ? 'reset' : 'invite';
@@ -250,11 +277,11 @@ export async function sendPasswordLink(
       action: 'user.password_link',
       object: userObject(user),
       clientId: user.client_id,
-      after: { purpose, ...linkFacts(issued) },
+      after: { purpose, ...linkFacts(caller, issued) },
     });
     return issued;
   });
-  return { user: await viewOf(deps, user), link };
+  return sentLink(caller, await viewOf(deps, user), link);
 }
 
 /**

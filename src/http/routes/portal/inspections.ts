@@ -54,6 +54,12 @@ const SearchQuery = Type.Object(
       }),
     ),
     source: Type.Optional(Type.Union([Type.Literal('api'), Type.Literal('link')])),
+    review: Type.Optional(
+      Type.Union([Type.Literal('to_review'), Type.Literal('accepted'), Type.Literal('rejected')], {
+        description:
+          'The review queue: `to_review` (analysed, no decision yet), `accepted` or `rejected` (the latest review decision).',
+      }),
+    ),
     from: Type.Optional(Type.String({ format: 'date', description: 'Created on or after this day (UTC).' })),
     to: Type.Optional(Type.String({ format: 'date', description: 'Created on or before this day (UTC).' })),
     min_total: Type.Optional(Type.String({ pattern: AMOUNT, description: 'Estimate total at least this.' })),
@@ -104,6 +110,7 @@ export const portalInspectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> =
           .map((f) => f.trim())
           .filter(Boolean),
         source: q.source,
+        review: q.review,
         from: days.since,
         to: days.until,
         minTotal: q.min_total === undefined ? undefined : Number(q.min_total),

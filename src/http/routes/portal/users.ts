@@ -5,7 +5,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../../deps.js';
-import type { IssuedLink } from '../../../services/users/password-links.js';
 import {
   changeUser,
   inviteUser,
@@ -13,6 +12,7 @@ import {
   PortalUserView,
   sendPasswordLink,
   SentLink,
+  type SentLinkResult,
 } from '../../../services/users/portal.js';
 import { callerPortal } from '../../plugins/auth.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -27,11 +27,12 @@ const Role = Type.Union([
 const ClientId = Type.String({ minLength: 1, maxLength: 128 });
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) });
 
-/** What an invitation or a new link answers (its token is in the e-mail only). */
-const sent = (result: { user: PortalUserView; link: IssuedLink }) => ({
+/** What an invitation or a new link answers (its token in the e-mail, and for an operator when held). */
+const sent = (result: SentLinkResult) => ({
   user: result.user,
   message: { id: result.link.messageId, status: result.link.messageStatus },
   expires_at: new Date(result.link.expiresAt).toISOString(),
+  ...(result.url !== undefined && { url: result.url }),
 });
 
 export const portalUserRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {

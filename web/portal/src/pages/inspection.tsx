@@ -1,7 +1,7 @@
 // One inspection: the photos with what was found drawn on them, flags in words, each photo's facts,
 // before/after pairs, videos with their keyframes, the result JSON, the timeline and webhooks, sharing,
 // the PDF, earlier versions, and (client admins and operators) the review.
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, errorText, type Damage, type InspectionPage, type Me } from '../api.js';
 import { Deliveries, Timeline } from '../components/activity.js';
 import { ComparePanel } from '../components/compare-panel.js';
@@ -16,6 +16,8 @@ import { VideoPlayer } from '../components/video-player.js';
 import { useLoad } from '../data.js';
 import { flagText } from '../../../../src/domain/flags.js';
 import { count, mediaName, sourceName, STATUS_NAMES, when } from '../format.js';
+import { useKeys } from '../keys.js';
+import { placeInQueue } from '../queue.js';
 import { inspectionHref, vehicleHref } from '../router.js';
 
 const notFound = (failure: unknown) =>
@@ -70,6 +72,33 @@ export function InspectionView(props: {
     () => result?.media.find((m) => m.id === current) ?? result?.media[0],
     [result, current],
   );
+  const place = useMemo(() => placeInQueue(props.id), [props.id]);
+  // The saved notice is pinned over the page: it goes after a while, so it does not hide the controls.
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(undefined), 8000);
+    return () => clearTimeout(timer);
+  }, [notice]);
+  const strip = (result?.media ?? []).filter((m) => [...stripFlags].every((flag) => m.flags.includes(flag)));
+  /** The photo `step` places along the strip from the one shown (none past either end). */
+  const stepPhoto = (step: number) => () => {
+    const next = strip[strip.findIndex((m) => m.id === item?.id) + step];
+    if (!next) return;
+    setCurrent(next.id);
+    setSelected(undefined);
+  };
+  const open = (id: string | undefined) => () => {
+    if (id) location.hash = inspectionHref(id);
+  };
+  useKeys({
+    ArrowRight: stepPhoto(1),
+    j: stepPhoto(1),
+    ArrowLeft: stepPhoto(-1),
+    k: stepPhoto(-1),
+    // Not while editing: the unsaved boxes would be lost without a word.
+    ']': editing ? undefined : open(place?.next),
+    '[': editing ? undefined : open(place?.previous),
+  });
   if (error)
     return (
       <main class="inspection-page">
@@ -81,7 +110,6 @@ export function InspectionView(props: {
   const { inspection } = page;
   const latest = page.version === page.latest_version;
   const canReview = page.may_change && latest && inspection.status === 'completed' && result !== null;
-  const strip = (result?.media ?? []).filter((m) => [...stripFlags].every((flag) => m.flags.includes(flag)));
   const damagesOf = (id: string) =>
     edits[id] ?? result?.media.find((m) => m.id === id)?.analysis.damage?.damages ?? [];
 
@@ -116,9 +144,7 @@ export function InspectionView(props: {
   const jsonText = result ? JSON.stringify(result, null, 2) : '';
   return (
     <main class="inspection-page">
-      <a href="#/inspections" class="back">
-        ← Inspections
-      </a>
+      <QueueBar place={place} />
       <div class="page-head">
         <div>
           <h1>{inspection.case_id}</h1>
@@ -190,7 +216,7 @@ export function InspectionView(props: {
         </p>
       )}
       {notice && (
-        <p class="notice done" role="status">
+        <p class="notice done toast" role="status">
           {notice}
         </p>
       )}
@@ -272,6 +298,15 @@ export function InspectionView(props: {
                 }
               />
             )}
+            <p class="keys-hint" id="keys-hint">
+              Keys: <kbd>←</kbd> <kbd>→</kbd> or <kbd>k</kbd> <kbd>j</kbd> previous and next photo
+              {place && (
+                <>
+                  {' · '}
+                  <kbd>[</kbd> <kbd>]</kbd> previous and next inspection
+                </>
+              )}
+            </p>
             {result.pairs.length > 0 && <Pairs page={page} base={base} />}
           </div>
           <aside class="side-col">
@@ -372,6 +407,44 @@ export function InspectionView(props: {
         )}
       </div>
     </main>
+  );
+}
+
+/**
+ * The way back to the list, and (when this inspection is in the list the reviewer came from) where it
+ * is in that queue with its previous and next inspection.
+ */
+function QueueBar({ place }: { place: ReturnType<typeof placeInQueue> }) {
+  if (!place)
+    return (
+      <a href="#/inspections" class="back">
+        ← Inspections
+      </a>
+    );
+  const { queue, position, previous, next } = place;
+  return (
+    <nav class="queue-bar" aria-label="Queue">
+      <a href={queue.href} class="back">
+        ← {queue.label}
+      </a>
+      <span class="muted">
+        {position} of {queue.ids.length}
+      </span>
+      {previous ? (
+        <a href={inspectionHref(previous)} aria-keyshortcuts="[">
+          Previous inspection
+        </a>
+      ) : (
+        <span class="muted">First</span>
+      )}
+      {next ? (
+        <a href={inspectionHref(next)} aria-keyshortcuts="]">
+          Next inspection
+        </a>
+      ) : (
+        <span class="muted">Last</span>
+      )}
+    </nav>
   );
 }
 

@@ -1,14 +1,17 @@
 // The inspection list: search by case id, plate and VIN, filter by status, flags, source, dates, the
 // estimate's total and (operators) client; newest first or the highest estimate first, more on demand. The filters live in the URL, so a search can be
 // bookmarked and the back button returns to it.
+import { useEffect, useState } from 'preact/hooks';
 import { SEARCH_FLAGS } from '../../../../src/domain/result/digest.js';
 import { flagText } from '../../../../src/domain/flags.js';
 import { api, queryOf, type Me, type Query, type Status } from '../api.js';
+import { DateInput } from '../components/date-input.js';
 import { FlagBadges } from '../components/flag-badges.js';
 import { ErrorNotice, MoreButton } from '../components/notices.js';
 import { useClients, usePages } from '../data.js';
 import { count, sourceName, STATUS_NAMES, when } from '../format.js';
 import { inspectionHref, listHref } from '../router.js';
+import { rememberQueue } from '../queue.js';
 
 const STATUSES: Status[] = ['queued', 'processing', 'completed', 'failed'];
 const TEXT_FILTERS = [
@@ -29,7 +32,13 @@ const FILTERS = [
   'max_total',
   'sort',
 ] as const;
-const SEARCH = [...FILTERS, 'status', 'flags'] as const;
+const SEARCH = [...FILTERS, 'status', 'flags', 'review'] as const;
+/** The review queue's tabs (docs/portal.md#the-review-queue). */
+const REVIEWS = [
+  ['to_review', 'To review'],
+  ['accepted', 'Accepted'],
+  ['rejected', 'Rejected'],
+] as const;
 
 export function InspectionListView({ query, me }: { query: URLSearchParams; me: Me }) {
   const operator = me.user.role === 'operator';
@@ -42,6 +51,7 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
     { keep: true },
   );
   const clients = useClients(operator).clients ?? [];
+  const [narrow] = useState(() => matchMedia('(max-width: 600px)').matches);
 
   const go = (change: (q: URLSearchParams) => void) => {
     const next = new URLSearchParams(query);
@@ -65,9 +75,21 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
     });
   };
   const flags = new Set((query.get('flags') ?? '').split(',').filter(Boolean));
+  const active = FILTERS.filter((name) => query.get(name)).length + flags.size;
   const status = query.get('status');
   const { first: page, items } = pages;
   const total = page ? STATUSES.reduce((n, s) => n + page.counts[s], 0) : 0;
+  const review = query.get('review');
+  const reviewName = REVIEWS.find(([value]) => value === review)?.[1];
+  // The list as loaded is the queue the inspection page walks with [ and ].
+  useEffect(() => {
+    if (!page) return;
+    rememberQueue({
+      ids: items.map((i) => i.id),
+      href: listHref(query),
+      label: reviewName ?? (status ? STATUS_NAMES[status as Status] : 'Inspections'),
+    });
+  }, [items]);
 
   return (
     <main class="list-page">
@@ -79,96 +101,103 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
           </a>
         )}
       </div>
-      <form class="filters" onSubmit={submit} role="search" aria-label="Search inspections">
-        {TEXT_FILTERS.map(([name, label, example]) => (
-          <div class="field" key={name}>
-            <label for={`f-${name}`}>{label}</label>
-            <input
-              id={`f-${name}`}
-              name={name}
-              defaultValue={query.get(name) ?? ''}
-              placeholder={`e.g. ${example}`}
-            />
-          </div>
-        ))}
-        <div class="field">
-          <label for="f-source">Source</label>
-          <select id="f-source" name="source" defaultValue={query.get('source') ?? ''}>
-            <option value="">Any</option>
-            <option value="api">API upload</option>
-            <option value="link">Inspection link</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-min-total">Estimate from</label>
-          <input
-            id="f-min-total"
-            name="min_total"
-            type="number"
-            min={0}
-            step="any"
-            inputMode="decimal"
-            defaultValue={query.get('min_total') ?? ''}
-          />
-        </div>
-        <div class="field">
-          <label for="f-max-total">Estimate up to</label>
-          <input
-            id="f-max-total"
-            name="max_total"
-            type="number"
-            min={0}
-            step="any"
-            inputMode="decimal"
-            defaultValue={query.get('max_total') ?? ''}
-          />
-        </div>
-        <div class="field">
-          <label for="f-sort">Order</label>
-          <select id="f-sort" name="sort" defaultValue={query.get('sort') ?? ''}>
-            <option value="">Newest first</option>
-            <option value="total">Highest estimate first</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-from">From</label>
-          <input id="f-from" name="from" type="date" defaultValue={query.get('from') ?? ''} />
-        </div>
-        <div class="field">
-          <label for="f-to">To</label>
-          <input id="f-to" name="to" type="date" defaultValue={query.get('to') ?? ''} />
-        </div>
-        {operator && (
+      {/* On a phone the filters fold away, so that inspections show above the fold. */}
+      <details class="filters-fold" open={!narrow}>
+        <summary>
+          Search and filters
+          {active > 0 && <span class="count"> · {active} on</span>}
+        </summary>
+        <form class="filters" onSubmit={submit} role="search" aria-label="Search inspections">
+          {TEXT_FILTERS.map(([name, label, example]) => (
+            <div class="field" key={name}>
+              <label for={`f-${name}`}>{label}</label>
+              <input
+                id={`f-${name}`}
+                name={name}
+                defaultValue={query.get(name) ?? ''}
+                placeholder={`e.g. ${example}`}
+              />
+            </div>
+          ))}
           <div class="field">
-            <label for="f-client">Client</label>
-            <select id="f-client" name="client_id" defaultValue={query.get('client_id') ?? ''}>
-              <option value="">All clients</option>
-              {clients.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
+            <label for="f-source">Source</label>
+            <select id="f-source" name="source" defaultValue={query.get('source') ?? ''}>
+              <option value="">Any</option>
+              <option value="api">API upload</option>
+              <option value="link">Inspection link</option>
             </select>
           </div>
-        )}
-        <fieldset class="flag-filter">
-          <legend>Flagged as</legend>
-          {SEARCH_FLAGS.map((flag) => (
-            <label key={flag} class="chip">
-              <input type="checkbox" name="flags" value={flag} defaultChecked={flags.has(flag)} />
-              {flagText(flag).label}
-            </label>
-          ))}
-        </fieldset>
-        <div class="actions">
-          <button type="submit" class="primary">
-            Search
-          </button>
-          <a class="button quiet" href="#/inspections">
-            Clear
-          </a>
-        </div>
-      </form>
+          <div class="field">
+            <label for="f-min-total">Estimate from</label>
+            <input
+              id="f-min-total"
+              name="min_total"
+              type="number"
+              min={0}
+              step="any"
+              inputMode="decimal"
+              defaultValue={query.get('min_total') ?? ''}
+            />
+          </div>
+          <div class="field">
+            <label for="f-max-total">Estimate up to</label>
+            <input
+              id="f-max-total"
+              name="max_total"
+              type="number"
+              min={0}
+              step="any"
+              inputMode="decimal"
+              defaultValue={query.get('max_total') ?? ''}
+            />
+          </div>
+          <div class="field">
+            <label for="f-sort">Order</label>
+            <select id="f-sort" name="sort" defaultValue={query.get('sort') ?? ''}>
+              <option value="">Newest first</option>
+              <option value="total">Highest estimate first</option>
+            </select>
+          </div>
+          <div class="field">
+            <label for="f-from">From</label>
+            <DateInput id="f-from" name="from" value={query.get('from') ?? ''} />
+          </div>
+          <div class="field">
+            <label for="f-to">To</label>
+            <DateInput id="f-to" name="to" value={query.get('to') ?? ''} />
+          </div>
+          {operator && (
+            <div class="field">
+              <label for="f-client">Client</label>
+              <select id="f-client" name="client_id" defaultValue={query.get('client_id') ?? ''}>
+                <option value="">All clients</option>
+                {clients.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <fieldset class="flag-filter">
+            <legend>Flagged as</legend>
+            {SEARCH_FLAGS.map((flag) => (
+              <label key={flag} class="chip">
+                <input type="checkbox" name="flags" value={flag} defaultChecked={flags.has(flag)} />
+                {flagText(flag).label}
+              </label>
+            ))}
+          </fieldset>
+          <div class="actions">
+            <button type="submit" class="primary">
+              Search
+            </button>
+            <a class="button quiet" href="#/inspections">
+              Clear
+            </a>
+          </div>
+        </form>
+      </details>
 
       <nav class="tabs" aria-label="Status">
         <a href={listHref(without(query, 'status'))} aria-current={status ? undefined : 'page'}>
@@ -185,8 +214,29 @@ export function InspectionListView({ query, me }: { query: URLSearchParams; me: 
         ))}
       </nav>
 
+      <nav class="tabs review-tabs" aria-label="Review">
+        <a href={listHref(without(query, 'review'))} aria-current={review ? undefined : 'page'}>
+          Any review
+        </a>
+        {REVIEWS.map(([value, name]) => (
+          <a
+            key={value}
+            href={listHref(withValue(query, 'review', value))}
+            aria-current={review === value ? 'page' : undefined}
+          >
+            {name}
+          </a>
+        ))}
+      </nav>
+
       <ErrorNotice text={pages.error} />
-      {page && items.length === 0 && <p class="empty">No inspection matches this search.</p>}
+      {page && items.length === 0 && (
+        <p class="empty">
+          {review === 'to_review'
+            ? 'Nothing left to review in this search.'
+            : 'No inspection matches this search.'}
+        </p>
+      )}
       {items.length > 0 && (
         <table class="inspections">
           <thead>

@@ -1,10 +1,12 @@
 // The audit log (docs/audit.md): who changed what and when, newest first, with filters; each entry opens
 // to show its settings before and after. Operators see every client's, a client admin their own.
 import { api, queryOf, type Query } from '../../api.js';
+import { DateInput } from '../../components/date-input.js';
 import { ErrorNotice, Loading, MoreButton } from '../../components/notices.js';
 import { usePages } from '../../data.js';
 import { when } from '../../format.js';
 import { consoleHref } from '../../router.js';
+import { Change } from './audit-change.js';
 import type { ConsoleProps } from './props.js';
 
 const FILTERS = [
@@ -65,11 +67,11 @@ export function AuditPage({ query, me }: ConsoleProps) {
         ))}
         <div class="field">
           <label for="audit-from">From</label>
-          <input id="audit-from" name="from" type="date" defaultValue={query.get('from') ?? ''} />
+          <DateInput id="audit-from" name="from" value={query.get('from') ?? ''} />
         </div>
         <div class="field">
           <label for="audit-to">To</label>
-          <input id="audit-to" name="to" type="date" defaultValue={query.get('to') ?? ''} />
+          <DateInput id="audit-to" name="to" value={query.get('to') ?? ''} />
         </div>
         <div class="actions">
           <button type="submit" class="primary">
@@ -119,45 +121,5 @@ export function AuditPage({ query, me }: ConsoleProps) {
       )}
       <MoreButton pages={pages}>Older changes</MoreButton>
     </main>
-  );
-}
-
-/** The settings that changed, before and after; everything recorded for a creation. */
-function Change({ before, after }: { before: unknown; after: unknown }) {
-  if (before === null && after === null)
-    return <p class="muted small">No settings recorded for this change.</p>;
-  const b = (before ?? {}) as Record<string, unknown>;
-  const a = (after ?? {}) as Record<string, unknown>;
-  const names = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter(
-    (name) => before === null || after === null || JSON.stringify(b[name]) !== JSON.stringify(a[name]),
-  );
-  if (names.length === 0) return <p class="muted small">Nothing changed in the recorded settings.</p>;
-  const shown = (value: unknown) =>
-    value === undefined
-      ? '—'
-      : value === null
-        ? 'none'
-        : typeof value === 'string'
-          ? value
-          : JSON.stringify(value);
-  return (
-    <table class="audit-change">
-      <thead>
-        <tr>
-          <th scope="col">Setting</th>
-          {before !== null && <th scope="col">Before</th>}
-          {after !== null && <th scope="col">After</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {names.map((name) => (
-          <tr key={name}>
-            <th scope="row">{name}</th>
-            {before !== null && <td>{shown(b[name])}</td>}
-            {after !== null && <td>{shown(a[name])}</td>}
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

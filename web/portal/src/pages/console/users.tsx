@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { api, errorText } from '../../api.js';
 import { ErrorNotice, Loading } from '../../components/notices.js';
+import { SecretOnce } from '../../components/secret-once.js';
 import { useClients, useLoad } from '../../data.js';
 import { when } from '../../format.js';
 import { consoleHref } from '../../router.js';
@@ -32,7 +33,21 @@ export function UsersPage({ query, me }: ConsoleProps) {
 
   /** Says what happened to the e-mail: on its way, or held until a mail server is configured. */
   const sentNotice = (what: string, sent: SentLink) =>
-    sent.message.status === 'held' ? (
+    sent.url ? (
+      // No mail server, and an operator: the link to pass on by hand, this once.
+      <>
+        {what} for {sent.user.email} is ready, but no mail server is configured. Copy the link below and pass
+        it on yourself, by a way you trust: it is shown only now (a new link replaces it). The e-mail waits in{' '}
+        <a href={consoleHref('outbox', undefined, new URLSearchParams({ status: 'held' }))}>Messages</a> and
+        goes out too once a mail server is configured.
+        <SecretOnce
+          id="password-link"
+          label={`Link for ${sent.user.email} to choose a password`}
+          value={sent.url}
+          hint={`It works once, until ${when(sent.expires_at)}. The audit log records that it was shown to you.`}
+        />
+      </>
+    ) : sent.message.status === 'held' ? (
       <>
         {what} for {sent.user.email} is ready, but no mail server is configured: the e-mail waits in{' '}
         <a href={consoleHref('outbox', undefined, new URLSearchParams({ status: 'held' }))}>Messages</a> and
@@ -137,7 +152,7 @@ export function UsersPage({ query, me }: ConsoleProps) {
         </form>
       )}
       <div aria-live="polite">
-        {done && <p class="saved">{done}</p>}
+        {done && <div class="saved">{done}</div>}
         <ErrorNotice text={failed ?? list.error} />
       </div>
       {list.loading && !failed && <Loading />}

@@ -1,6 +1,7 @@
 // A client's delivery log: every webhook message across its inspections and links, newest first, with
 // filters by event, status and day (in the URL), each message opening to its attempts, and re-send (one
 // more attempt with the same webhook-id).
+import { DateInput } from '../../../components/date-input.js';
 import { useState } from 'preact/hooks';
 import { api, errorText, queryOf, type Query } from '../../../api.js';
 import { ErrorNotice, Loading, MoreButton } from '../../../components/notices.js';
@@ -89,11 +90,11 @@ export function DeliveryLog({
         </div>
         <div class="field">
           <label for="log-from">From</label>
-          <input id="log-from" name="from" type="date" defaultValue={filters.from ?? ''} />
+          <DateInput id="log-from" name="from" value={filters.from ?? ''} />
         </div>
         <div class="field">
           <label for="log-to">To</label>
-          <input id="log-to" name="to" type="date" defaultValue={filters.to ?? ''} />
+          <DateInput id="log-to" name="to" value={filters.to ?? ''} />
         </div>
         <div class="actions">
           <button type="submit" class="primary">

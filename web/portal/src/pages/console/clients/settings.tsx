@@ -1,11 +1,12 @@
 // A client's settings: its name and how long inspection links stay valid; the quota, service window and
 // time zone too for operators (a client admin sees them, read-only: the operator sets what is sold).
 import { useState } from 'preact/hooks';
-import { api, errorText, type Body } from '../../../api.js';
-import { ErrorNotice } from '../../../components/notices.js';
+import { api, type Body } from '../../../api.js';
+import { FieldError, failureOf, invalidProps, type Failure } from '../../../components/field-error.js';
 import { field } from '../../../form.js';
 import { when } from '../../../format.js';
 import type { ClientTabProps } from './detail.js';
+import { SETTING_FAILURES } from './setting-failures.js';
 import { TimeZoneInput } from './time-zone.js';
 
 export const patchClient = (id: string, body: Body<'/portal/api/clients/{id}', 'patch'>) =>
@@ -13,7 +14,7 @@ export const patchClient = (id: string, body: Body<'/portal/api/clients/{id}', '
 
 export function Settings({ client, onChange }: ClientTabProps) {
   const [notice, setNotice] = useState<string>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Failure>();
   const limits = client.may_change_limits;
 
   const submit = async (event: Event) => {
@@ -36,7 +37,7 @@ export function Settings({ client, onChange }: ClientTabProps) {
       onChange(saved);
       setNotice(`Saved at ${when(new Date().toISOString())}.`);
     } catch (failure) {
-      setError(errorText(failure));
+      setError(failureOf(failure, SETTING_FAILURES));
     }
   };
 
@@ -45,7 +46,15 @@ export function Settings({ client, onChange }: ClientTabProps) {
       <h2 id="settings-title">General</h2>
       <div class="field">
         <label for="client-name">Name</label>
-        <input id="client-name" name="name" required maxLength={200} defaultValue={client.name} />
+        <input
+          id="client-name"
+          name="name"
+          required
+          maxLength={200}
+          defaultValue={client.name}
+          {...invalidProps(error, 'name')}
+        />
+        <FieldError failure={error} field="name" />
       </div>
       <div class="field">
         <label for="client-ttl">Inspection links stay valid for (hours)</label>
@@ -57,7 +66,9 @@ export function Settings({ client, onChange }: ClientTabProps) {
           step="any"
           required
           defaultValue={String(client.link_ttl_seconds / 3600)}
+          {...invalidProps(error, 'link_ttl_hours')}
         />
+        <FieldError failure={error} field="link_ttl_hours" />
         <span class="muted small">A link sent to a customer stops working after this time.</span>
       </div>
       <div class="field">
@@ -81,7 +92,9 @@ export function Settings({ client, onChange }: ClientTabProps) {
               min={1}
               required
               defaultValue={String(client.quota_per_hour)}
+              {...invalidProps(error, 'quota_per_hour')}
             />
+            <FieldError failure={error} field="quota_per_hour" />
           </div>
           <div class="field">
             <label for="client-window">Service window</label>
@@ -90,13 +103,16 @@ export function Settings({ client, onChange }: ClientTabProps) {
               name="service_window"
               defaultValue={client.service_window ?? ''}
               placeholder="mon-fri 08:00-18:00, sat 09:00-13:00"
+              {...invalidProps(error, 'service_window')}
             />
+            <FieldError failure={error} field="service_window" />
             <span class="muted small">
               When uploads are taken: days and hours, such as{' '}
               <code>mon-fri 08:00-18:00, sat 09:00-13:00</code>. Empty: always.
             </span>
           </div>
           <TimeZoneInput id="client-timezone" value={client.timezone} />
+          <FieldError failure={error} field="timezone" />
         </>
       ) : (
         <div class="read-only">
@@ -115,7 +131,7 @@ export function Settings({ client, onChange }: ClientTabProps) {
           <p class="muted small">The quota and service window are set by your Walkaround operator.</p>
         </div>
       )}
-      <ErrorNotice text={error} />
+      <FieldError failure={error} />
       <div class="actions">
         <button type="submit" class="primary">
           Save settings

@@ -4,7 +4,9 @@
 import { useState } from 'preact/hooks';
 import { api, errorText, type Answer } from '../../../api.js';
 import { ErrorNotice } from '../../../components/notices.js';
+import { FieldError, failureOf, invalidProps, type Failure } from '../../../components/field-error.js';
 import { SecretOnce } from '../../../components/secret-once.js';
+import { SETTING_FAILURES } from './setting-failures.js';
 import { field } from '../../../form.js';
 import { when } from '../../../format.js';
 import type { ClientTabProps } from './detail.js';
@@ -35,7 +37,7 @@ export function WebhookPanel(props: ClientTabProps) {
 
 function Destination({ client, onChange }: ClientTabProps) {
   const [notice, setNotice] = useState<string>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Failure>();
   const chosen = new Set(client.webhook_events ?? EVENT_TYPES);
 
   const submit = async (event: Event) => {
@@ -45,7 +47,8 @@ function Destination({ client, onChange }: ClientTabProps) {
     const events = EVENT_TYPES.filter((type) => ticked.includes(type));
     setNotice(undefined);
     setError(undefined);
-    if (events.length === 0) return setError('Choose at least one event to send.');
+    if (events.length === 0)
+      return setError({ field: 'events', plain: 'Choose at least one event to send.' });
     try {
       const url = field(form, 'webhook_url');
       const saved = await patchClient(client.id, {
@@ -55,7 +58,7 @@ function Destination({ client, onChange }: ClientTabProps) {
       onChange(saved);
       setNotice(url ? 'Saved. Send a test event to check the receiver.' : 'Saved: no webhook URL.');
     } catch (failure) {
-      setError(errorText(failure));
+      setError(failureOf(failure, SETTING_FAILURES));
     }
   };
 
@@ -70,7 +73,9 @@ function Destination({ client, onChange }: ClientTabProps) {
           type="url"
           defaultValue={client.webhook_url ?? ''}
           placeholder="https://hooks.example.com/walkaround"
+          {...invalidProps(error, 'webhook_url')}
         />
+        <FieldError failure={error} field="webhook_url" />
         <span class="muted small">
           Events are POSTed here, signed. An upload may name its own <code>callback_url</code> instead.
         </span>
@@ -83,8 +88,9 @@ function Destination({ client, onChange }: ClientTabProps) {
             <code>{type}</code> <span class="muted">{EVENT_TEXTS[type]}</span>
           </label>
         ))}
+        <FieldError failure={error} field="events" />
       </fieldset>
-      <ErrorNotice text={error} />
+      <FieldError failure={error} />
       <div class="actions">
         <button type="submit" class="primary">
           Save webhook
