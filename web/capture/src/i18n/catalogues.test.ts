@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUES } from './all.js';
 import { en } from './en.js';
-import { chooseLanguage, direction, LANGUAGES, loadCatalogue, translator } from './index.js';
+import { chooseLanguage, direction, LANGUAGES, translator } from './index.js';
+import { loadCatalogue } from './load.js';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const others = LANGUAGES.filter((language) => language !== 'en');

@@ -1,13 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { en } from './en.js';
-import {
-  direction,
-  loadCatalogue,
-  translator,
-  type Catalogue,
-  type Language,
-  type Translate,
-} from './index.js';
+import { loadCatalogue } from './load.js';
+import { direction, translator, type Catalogue, type Language, type Translate } from './index.js';
 
 /**
  * The language the app speaks, and `speak` to change it: it resolves once the language's catalogue is
