@@ -9,9 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      // `npm run test:unit`: the tests of src/ (analyzers, domain rules, pure services). They need no
+      // `npm run test:unit`: the tests of src/ (analyzers, domain rules, pure services) and of the web apps' pure modules. They need no
       // build, no database and no other server.
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'web/**/*.test.ts'] } },
       // HTTP, contract and end-to-end tests: on the PostgreSQL and Redis the global setup chooses, some on
       // the build (npm test builds first).
       {

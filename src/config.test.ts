@@ -67,9 +67,20 @@ describe('loadConfig', () => {
       'Invalid setting SECRET_KEY=(hidden): expected 32 bytes as base64 (43-44 characters) or hex (64 characters).',
     ],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'Invalid setting PUBLIC_BASE_URL="ftp://x": expected an http(s) URL.'],
+    // An origin, not a way into the rest of the content security policy.
+    [{ EMBED_ORIGINS: "https://a.example; script-src 'unsafe-inline'" }, 'Invalid setting EMBED_ORIGINS='],
+    [{ EMBED_ORIGINS: 'https://a.example/page' }, 'Invalid setting EMBED_ORIGINS='],
   ])('stops on %j with one line naming the setting', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads the origins that may frame the capture app; none by default', () => {
+    expect(loadConfig({}).embedOrigins).toEqual([]);
+    expect(loadConfig({ EMBED_ORIGINS: 'https://a.example, http://localhost:5173' }).embedOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
   });
 
   it('never shows a secret value in its message', () => {

@@ -70,6 +70,21 @@ export const settingsSchema = Type.Object({
       hint: 'an http(s) URL',
     }),
   ),
+  EMBED_ORIGINS: setting(
+    (o) =>
+      Type.String({
+        // Origins only (scheme, host, port): nothing that could end the frame-ancestors directive.
+        pattern: '^\\s*(https?://[A-Za-z0-9.-]+(:\\d+)?(\\s*,\\s*https?://[A-Za-z0-9.-]+(:\\d+)?)*)?\\s*$',
+        default: '',
+        ...o,
+      }),
+    {
+      description:
+        'Web origins allowed to show the capture app in a frame (docs/embedding.md), comma-separated. Default: none, the app cannot be framed.',
+      examples: ['https://app.example.com,https://www.example.com'],
+      hint: 'comma-separated origins such as https://app.example.com',
+    },
+  ),
   ALLOW_PRIVATE_NETWORKS: setting((o) => Type.Boolean({ default: false, ...o }), {
     description:
       'Allow requests to URLs that clients supply (media URLs, `callback_url`, client webhook URLs) to reach private, loopback and link-local addresses. Endpoints of this configuration (mail server, SMS provider, damage model server, S3) are trusted and reached whatever this says.',
@@ -402,6 +417,8 @@ export interface Config {
   database: DatabaseTarget;
   publicBaseUrl: string;
   superappUrl: string;
+  /** Origins whose pages may frame the capture app (`frame-ancestors`); empty: none may. */
+  embedOrigins: string[];
   trustProxy: boolean;
   /** Each window of this length must bring 16 KiB of a request body, or its end. */
   bodyTimeoutMs: number;
@@ -568,6 +585,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     database: databaseTarget(s.DATABASE_URL, s.DATA_DIR, modes),
     publicBaseUrl,
     superappUrl: stripSlash(s.SUPERAPP_URL ?? `${publicBaseUrl}/app`),
+    embedOrigins: s.EMBED_ORIGINS.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     trustProxy: s.TRUST_PROXY,
     bodyTimeoutMs: durationSeconds('BODY_TIMEOUT', s.BODY_TIMEOUT, problems) * 1000,
     secretKey: s.SECRET_KEY === undefined ? undefined : decodeSecretKey(s.SECRET_KEY, problems),

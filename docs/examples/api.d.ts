@@ -3280,6 +3280,38 @@ export interface operations {
                                         label: string;
                                         instructions: string;
                                     };
+                                    it?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    pt?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    nl?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    pl?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    tr?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    ar?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    hi?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    ja?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
                                 };
                             }[];
                             video_min_seconds: number | null;
@@ -3352,7 +3384,7 @@ export interface operations {
                 "application/json": {
                     kind: "photo" | "video";
                     name?: string;
-                    language?: "en" | "fr" | "de" | "es";
+                    language?: "en" | "fr" | "de" | "es" | "it" | "pt" | "nl" | "pl" | "tr" | "ar" | "hi" | "ja";
                     steps?: {
                         /** @description Lowercase letters, digits, `_` or `-`; unique in the persona. */
                         id: string;
@@ -3378,6 +3410,38 @@ export interface operations {
                                 instructions: string;
                             };
                             es?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            it?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            pt?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            nl?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            pl?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            tr?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            ar?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            hi?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            ja?: {
                                 label: string;
                                 instructions: string;
                             };
@@ -3438,6 +3502,38 @@ export interface operations {
                                     instructions: string;
                                 };
                                 es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                it?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pt?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                nl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                tr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ar?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                hi?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ja?: {
                                     label: string;
                                     instructions: string;
                                 };
@@ -3589,6 +3685,38 @@ export interface operations {
                                     label: string;
                                     instructions: string;
                                 };
+                                it?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pt?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                nl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                tr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ar?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                hi?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ja?: {
+                                    label: string;
+                                    instructions: string;
+                                };
                             };
                         }[];
                         video_min_seconds: number | null;
@@ -3687,7 +3815,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    language?: "en" | "fr" | "de" | "es";
+                    language?: "en" | "fr" | "de" | "es" | "it" | "pt" | "nl" | "pl" | "tr" | "ar" | "hi" | "ja";
                     steps?: {
                         /** @description Lowercase letters, digits, `_` or `-`; unique in the persona. */
                         id: string;
@@ -3713,6 +3841,38 @@ export interface operations {
                                 instructions: string;
                             };
                             es?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            it?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            pt?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            nl?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            pl?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            tr?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            ar?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            hi?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            ja?: {
                                 label: string;
                                 instructions: string;
                             };
@@ -3773,6 +3933,38 @@ export interface operations {
                                     instructions: string;
                                 };
                                 es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                it?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pt?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                nl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                tr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ar?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                hi?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ja?: {
                                     label: string;
                                     instructions: string;
                                 };
@@ -4092,6 +4284,38 @@ export interface operations {
                                         instructions: string;
                                     };
                                     es?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    it?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    pt?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    nl?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    pl?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    tr?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    ar?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    hi?: {
+                                        label: string;
+                                        instructions: string;
+                                    };
+                                    ja?: {
                                         label: string;
                                         instructions: string;
                                     };
@@ -9233,7 +9457,7 @@ export interface operations {
                 "application/json": {
                     kind: "photo" | "video";
                     name?: string;
-                    language?: "en" | "fr" | "de" | "es";
+                    language?: "en" | "fr" | "de" | "es" | "it" | "pt" | "nl" | "pl" | "tr" | "ar" | "hi" | "ja";
                     steps?: {
                         /** @description Lowercase letters, digits, `_` or `-`; unique in the persona. */
                         id: string;
@@ -9259,6 +9483,38 @@ export interface operations {
                                 instructions: string;
                             };
                             es?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            it?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            pt?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            nl?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            pl?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            tr?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            ar?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            hi?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            ja?: {
                                 label: string;
                                 instructions: string;
                             };
@@ -9321,6 +9577,38 @@ export interface operations {
                                     instructions: string;
                                 };
                                 es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                it?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pt?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                nl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                tr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ar?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                hi?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ja?: {
                                     label: string;
                                     instructions: string;
                                 };
@@ -9486,6 +9774,38 @@ export interface operations {
                                     label: string;
                                     instructions: string;
                                 };
+                                it?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pt?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                nl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                tr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ar?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                hi?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ja?: {
+                                    label: string;
+                                    instructions: string;
+                                };
                             };
                         }[];
                         video_min_seconds: number | null;
@@ -9585,7 +9905,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    language?: "en" | "fr" | "de" | "es";
+                    language?: "en" | "fr" | "de" | "es" | "it" | "pt" | "nl" | "pl" | "tr" | "ar" | "hi" | "ja";
                     steps?: {
                         /** @description Lowercase letters, digits, `_` or `-`; unique in the persona. */
                         id: string;
@@ -9611,6 +9931,38 @@ export interface operations {
                                 instructions: string;
                             };
                             es?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            it?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            pt?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            nl?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            pl?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            tr?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            ar?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            hi?: {
+                                label: string;
+                                instructions: string;
+                            };
+                            ja?: {
                                 label: string;
                                 instructions: string;
                             };
@@ -9671,6 +10023,38 @@ export interface operations {
                                     instructions: string;
                                 };
                                 es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                it?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pt?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                nl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                tr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ar?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                hi?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ja?: {
                                     label: string;
                                     instructions: string;
                                 };
@@ -9839,6 +10223,38 @@ export interface operations {
                                     instructions: string;
                                 };
                                 es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                it?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pt?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                nl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                tr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ar?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                hi?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ja?: {
                                     label: string;
                                     instructions: string;
                                 };
@@ -10014,6 +10430,38 @@ export interface operations {
                                     instructions: string;
                                 };
                                 es?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                it?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pt?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                nl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                pl?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                tr?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ar?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                hi?: {
+                                    label: string;
+                                    instructions: string;
+                                };
+                                ja?: {
                                     label: string;
                                     instructions: string;
                                 };

@@ -33,6 +33,14 @@ describe('link message templates', () => {
     ['fr', "votre lien d'inspection", 'valable jusqu', '26 novembre 2025'],
     ['de', 'Ihr Link zur Fahrzeuginspektion', 'gültig bis', '26. November 2025'],
     ['es', 'su enlace de inspección', 'válido hasta', '26 de noviembre de 2025'],
+    ['it', "il link per l'ispezione", 'valido fino al', '26 novembre 2025'],
+    ['pt', 'o seu link de inspeção', 'válido até', '26 de novembro de 2025'],
+    ['nl', 'uw link voor de voertuiginspectie', 'geldig tot', '26 november 2025'],
+    ['pl', 'link do inspekcji', 'ważne do', '26 listopada 2025'],
+    ['tr', 'araç muayenesi bağlantınız', 'tarihine kadar geçerli', '26 Kasım 2025'],
+    ['ar', 'رابط فحص مركبتك', 'صالح حتى', '26 نوفمبر 2025'],
+    ['hi', 'वाहन निरीक्षण का लिंक', 'तक मान्य', '26 नवंबर 2025'],
+    ['ja', '車両点検のリンク', 'まで有効', '2025年11月26日'],
   ])('speaks %s', (language, subject, validity, date) => {
     const sms = renderLinkSms({ ...context, language });
     const email = renderLinkEmail({ ...context, language });
@@ -49,6 +57,10 @@ describe('link message templates', () => {
   it('has every supported language, each with its own words', () => {
     const bodies = SUPPORTED_LANGUAGES.map((language) => renderLinkEmail({ ...context, language }).text);
     expect(new Set(bodies).size).toBe(SUPPORTED_LANGUAGES.length);
+  });
+
+  it('marks the Arabic e-mail right to left', () => {
+    expect(renderLinkEmail({ ...context, language: 'ar' }).html).toContain('<html lang="ar" dir="rtl">');
   });
 
   it('falls back to English for a language it does not have', () => {

@@ -89,6 +89,104 @@ const TEXTS: Record<MessageLanguage, Texts> = {
       'Si no esperaba este mensaje, puede ignorarlo.',
     ],
   },
+  it: {
+    locale: 'it-IT',
+    sms: (c, url, until) =>
+      `${c}: completa qui l'ispezione del tuo veicolo: ${url} (valido fino al ${until})`,
+    subject: (c) => `${c}: il link per l'ispezione del tuo veicolo`,
+    email: (c, url, until) => [
+      'Buongiorno,',
+      `${c} ti invita a completare l'ispezione del tuo veicolo. Apri questo link sul telefono e segui i passaggi:`,
+      url,
+      `Il link è valido fino al ${until}.`,
+      'Se non aspettavi questo messaggio, puoi ignorarlo.',
+    ],
+  },
+  pt: {
+    locale: 'pt-PT',
+    sms: (c, url, until) => `${c}: conclua aqui a inspeção do seu veículo: ${url} (válido até ${until})`,
+    subject: (c) => `${c}: o seu link de inspeção do veículo`,
+    email: (c, url, until) => [
+      'Olá,',
+      `A ${c} convida-o a fazer a inspeção do seu veículo. Abra este link no telemóvel e siga os passos:`,
+      url,
+      `O link é válido até ${until}.`,
+      'Se não estava à espera desta mensagem, pode ignorá-la.',
+    ],
+  },
+  nl: {
+    locale: 'nl-NL',
+    sms: (c, url, until) => `${c}: voer hier de inspectie van uw voertuig uit: ${url} (geldig tot ${until})`,
+    subject: (c) => `${c}: uw link voor de voertuiginspectie`,
+    email: (c, url, until) => [
+      'Beste klant,',
+      `${c} vraagt u de inspectie van uw voertuig uit te voeren. Open deze link op uw telefoon en volg de stappen:`,
+      url,
+      `De link is geldig tot ${until}.`,
+      'Had u dit bericht niet verwacht? Dan kunt u het negeren.',
+    ],
+  },
+  pl: {
+    locale: 'pl-PL',
+    sms: (c, url, until) => `${c}: wykonaj tutaj inspekcję swojego pojazdu: ${url} (ważne do ${until})`,
+    subject: (c) => `${c}: link do inspekcji Twojego pojazdu`,
+    email: (c, url, until) => [
+      'Dzień dobry,',
+      `${c} prosi o wykonanie inspekcji Twojego pojazdu. Otwórz ten link w telefonie i postępuj zgodnie z instrukcjami:`,
+      url,
+      `Link jest ważny do ${until}.`,
+      'Jeśli ta wiadomość nie była przeznaczona dla Ciebie, możesz ją zignorować.',
+    ],
+  },
+  tr: {
+    locale: 'tr-TR',
+    sms: (c, url, until) =>
+      `${c}: aracınızın muayenesini buradan tamamlayın: ${url} (${until} tarihine kadar geçerli)`,
+    subject: (c) => `${c}: araç muayenesi bağlantınız`,
+    email: (c, url, until) => [
+      'Merhaba,',
+      `${c}, aracınızın muayenesini tamamlamanızı rica ediyor. Bu bağlantıyı telefonunuzda açın ve adımları izleyin:`,
+      url,
+      `Bağlantı ${until} tarihine kadar geçerlidir.`,
+      'Bu mesajı beklemiyorsanız dikkate almayabilirsiniz.',
+    ],
+  },
+  ar: {
+    locale: 'ar',
+    sms: (c, url, until) => `${c}: يُرجى إكمال فحص مركبتك من هنا: ${url} (صالح حتى ${until})`,
+    subject: (c) => `${c}: رابط فحص مركبتك`,
+    email: (c, url, until) => [
+      'مرحبًا،',
+      `تدعوك ${c} إلى إكمال فحص مركبتك. افتح هذا الرابط على هاتفك واتبع الخطوات:`,
+      url,
+      `الرابط صالح حتى ${until}.`,
+      'إذا لم تكن تتوقع هذه الرسالة، يمكنك تجاهلها.',
+    ],
+  },
+  hi: {
+    locale: 'hi-IN',
+    sms: (c, url, until) => `${c}: कृपया अपने वाहन का निरीक्षण यहाँ पूरा करें: ${url} (${until} तक मान्य)`,
+    subject: (c) => `${c}: आपके वाहन निरीक्षण का लिंक`,
+    email: (c, url, until) => [
+      'नमस्ते,',
+      `${c} आपको अपने वाहन का निरीक्षण पूरा करने के लिए आमंत्रित करता है। यह लिंक अपने फ़ोन पर खोलें और चरणों का पालन करें:`,
+      url,
+      `यह लिंक ${until} तक मान्य है।`,
+      'अगर आपको इस संदेश की उम्मीद नहीं थी, तो आप इसे अनदेखा कर सकते हैं।',
+    ],
+  },
+  ja: {
+    locale: 'ja-JP',
+    sms: (c, url, until) => `${c}：こちらから車両点検を行ってください：${url} （${until}まで有効）`,
+    subject: (c) => `${c}：車両点検のリンク`,
+    email: (c, url, until) => [
+      'お客様',
+      `${c}より、お車の点検のお願いです。スマートフォンでこのリンクを開き、手順に従ってください。`,
+      url,
+      `リンクの有効期限は${until}です。`,
+      'このメッセージにお心当たりがない場合は、破棄してください。',
+    ],
+  },
 };
 
 export const messageLanguage = (language: string): MessageLanguage =>
@@ -132,7 +230,7 @@ export function emailHtml(text: string, language: string): string {
     .join('\n');
   return [
     `<!doctype html>`,
-    `<html lang="${escapeHtml(messageLanguage(language))}">`,
+    `<html lang="${escapeHtml(messageLanguage(language))}"${language === 'ar' ? ' dir="rtl"' : ''}>`,
     '<head><meta charset="utf-8"></head>',
     '<body style="font-family: sans-serif; line-height: 1.5">',
     paragraphs,

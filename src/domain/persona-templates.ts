@@ -1,19 +1,18 @@
 // The words of the built-in persona templates (docs/api.md#personas) in every supported language: what
 // the customer reads in the capture app. Step ids and overlays are the same in every language; only the
 // name, labels and instructions change.
-import type { PersonaLanguage, PhotoStepId } from './personas.js';
+import type { PersonaLanguage } from './personas.js';
+import { ar } from './template-texts/ar.js';
+import { hi } from './template-texts/hi.js';
+import { it } from './template-texts/it.js';
+import { ja } from './template-texts/ja.js';
+import { nl } from './template-texts/nl.js';
+import { pl } from './template-texts/pl.js';
+import { pt } from './template-texts/pt.js';
+import { tr } from './template-texts/tr.js';
+import { step, type StepTexts, type TemplateTexts } from './template-texts/step.js';
 
-export interface StepTexts {
-  label: string;
-  instructions: string;
-}
-
-interface TemplateTexts {
-  photo: { name: string; steps: Record<PhotoStepId, StepTexts> };
-  video: { name: string; step: StepTexts };
-}
-
-const step = (label: string, instructions: string): StepTexts => ({ label, instructions });
+export type { StepTexts };
 
 const en: TemplateTexts = {
   photo: {
@@ -146,4 +145,18 @@ const es: TemplateTexts = {
   },
 };
 
-export const TEMPLATE_TEXTS: Record<PersonaLanguage, TemplateTexts> = { en, fr, de, es };
+// The languages added later are one file each (./template-texts/).
+export const TEMPLATE_TEXTS: Record<PersonaLanguage, TemplateTexts> = {
+  en,
+  fr,
+  de,
+  es,
+  it,
+  pt,
+  nl,
+  pl,
+  tr,
+  ar,
+  hi,
+  ja,
+};

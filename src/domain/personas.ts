@@ -7,7 +7,21 @@ export type { StepTexts };
 
 export type PersonaKind = 'photo' | 'video';
 
-export const SUPPORTED_LANGUAGES = ['en', 'fr', 'de', 'es'] as const;
+/** The capture app speaks the same languages (web/capture/src/i18n/index.ts). */
+export const SUPPORTED_LANGUAGES = [
+  'en',
+  'fr',
+  'de',
+  'es',
+  'it',
+  'pt',
+  'nl',
+  'pl',
+  'tr',
+  'ar',
+  'hi',
+  'ja',
+] as const;
 export type PersonaLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 
 export const isSupportedLanguage = (language: string): language is PersonaLanguage =>

@@ -20,8 +20,9 @@ export interface CaptureService {
   close(): Promise<void>;
 }
 
-export async function startCaptureService(): Promise<CaptureService> {
-  const t = await startTestApp('sqlite');
+/** `settings`: service settings beyond the test defaults, e.g. EMBED_ORIGINS. */
+export async function startCaptureService(settings: Record<string, string> = {}): Promise<CaptureService> {
+  const t = await startTestApp('sqlite', settings);
   let worker: RunningWorker | undefined;
   try {
     worker = await startWorker(t.deps);

@@ -140,3 +140,22 @@ describe.each(BACKENDS)('capture app on %s', (backend) => {
     }
   });
 });
+
+describe('capture app in a frame', () => {
+  it('may be framed only by the origins of EMBED_ORIGINS (none by default, above)', async () => {
+    const build = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-capture-build-'));
+    fs.writeFileSync(path.join(build, 'index.html'), INDEX);
+    const t = await startTestApp(
+      'sqlite',
+      { EMBED_ORIGINS: ' https://app.example.com, http://localhost:5173 ' },
+      { captureAppDir: build },
+    );
+    try {
+      const policy = (await t.app.inject({ method: 'GET', url: '/app/' })).headers['content-security-policy'];
+      expect(policy).toContain('; frame-ancestors https://app.example.com http://localhost:5173; ');
+    } finally {
+      await t.close();
+      fs.rmSync(build, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // The personas API (docs/api.md#personas): a client manages its own capture flows with its key;
 // nobody else's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateFor } from '../../src/domain/personas.js';
+import { PHOTO_STEP_IDS, SUPPORTED_LANGUAGES, templateFor } from '../../src/domain/personas.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
@@ -117,19 +117,35 @@ describe.each(BACKENDS)('personas API on %s', (backend) => {
   });
 
   it('creates the templates in the persona language', async () => {
-    for (const language of ['en', 'fr', 'de', 'es'] as const) {
+    for (const language of SUPPORTED_LANGUAGES) {
       for (const kind of ['photo', 'video'] as const) {
         const created = await call('POST', '/api/personas', { kind, language });
         const template = templateFor(kind, language);
         expect(created.json()).toMatchObject({ language, name: template.name, steps: template.steps });
       }
     }
-    const labels = (['en', 'fr', 'de', 'es'] as const).map((l) => templateFor('photo', l).steps[0]!.label);
-    expect(labels).toEqual(['Front', 'Avant', 'Front', 'Delantera']);
-    const instructions = (['en', 'fr', 'de', 'es'] as const).map(
-      (l) => templateFor('photo', l).steps[0]!.instructions,
-    );
-    expect(new Set(instructions).size).toBe(4);
+    const labels = SUPPORTED_LANGUAGES.map((l) => templateFor('photo', l).steps[0]!.label);
+    expect(labels).toEqual([
+      'Front',
+      'Avant',
+      'Front',
+      'Delantera',
+      'Anteriore',
+      'Frente',
+      'Voorkant',
+      'Przód',
+      'Ön',
+      'الأمام',
+      'आगे',
+      '前面',
+    ]);
+    // Each language has its own words for every step.
+    for (const id of PHOTO_STEP_IDS) {
+      const instructions = SUPPORTED_LANGUAGES.map(
+        (l) => templateFor('photo', l).steps.find((s) => s.id === id)!.instructions,
+      );
+      expect(new Set(instructions).size).toBe(SUPPORTED_LANGUAGES.length);
+    }
   });
 
   it('translates the template steps and name when only the language changes', async () => {

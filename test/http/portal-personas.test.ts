@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import decodeQR from 'qr/decode.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersona } from '../../src/services/personas/manage.js';
-import { templateFor } from '../../src/domain/personas.js';
+import { SUPPORTED_LANGUAGES, templateFor } from '../../src/domain/personas.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.js';
@@ -102,7 +102,7 @@ describe.each(BACKENDS)('persona editor API on %s', (backend) => {
       const persona = res.json<{ client_name: string; steps: { translations: Record<string, object> }[] }>();
       expect(persona.client_name).toBe('Acme');
       const { translations } = persona.steps[0]!;
-      expect(Object.keys(translations).sort()).toEqual(['de', 'es', 'fr']);
+      expect(Object.keys(translations).sort()).toEqual(SUPPORTED_LANGUAGES.filter((l) => l !== 'en').sort());
       const french = templateFor('photo', 'fr').steps[0]!;
       expect(translations.fr).toEqual({ label: french.label, instructions: french.instructions });
       expect((await call('GET', `/portal/api/personas/${personaA}`, 'viewerA')).statusCode).toBe(200);

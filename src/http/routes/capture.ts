@@ -101,5 +101,8 @@ export const captureRoutes: FastifyPluginAsyncTypebox<CaptureRouteOptions> = asy
   );
 
   await app.register(captureUploadRoutes, { deps });
-  await app.register(captureAppRoutes, { root: appDir ?? CAPTURE_APP_DIR });
+  await app.register(captureAppRoutes, {
+    root: appDir ?? CAPTURE_APP_DIR,
+    embedOrigins: deps.config.embedOrigins,
+  });
 };

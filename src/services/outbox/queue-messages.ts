@@ -14,7 +14,7 @@ export interface LinkMessageInput {
   clientId: string;
   clientName: string;
   linkId: string;
-  /** The persona's language: 'en' | 'fr' | 'de' | 'es' (others fall back to English). */
+  /** The persona's language: one of SUPPORTED_LANGUAGES (others fall back to English). */
   language: string;
   /** The full link `{SUPERAPP_URL}/#<token>`. */
   url: string;

@@ -1,11 +1,13 @@
 // The capture app: opens the link, then one screen at a time — welcome, one per step, review, done —
 // or the page that says why the link cannot be used.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { LinkError, type LinkProblem } from './api.js';
 import { warmCamera } from './camera.js';
+import { reportUploads, tellParent } from './embed.js';
 import { useChanges, useOffline } from './hooks.js';
-import { chooseLanguage, translator, type Translate } from './i18n/index.js';
+import { chooseLanguage, type Translate } from './i18n/index.js';
+import { useLanguage } from './i18n/use-language.js';
 import { PhotoStep } from './screens/photo-step.js';
 import { Problem } from './screens/problem.js';
 import { Review } from './screens/review.js';
@@ -26,8 +28,7 @@ type Screen =
 export function App({ token }: { token: string | undefined }) {
   const [screen, setScreen] = useState<Screen>({ name: 'loading' });
   const [session, setSession] = useState<Session>();
-  const [language, setLanguage] = useState(() => chooseLanguage(undefined, navigator.languages));
-  const t = useMemo(() => translator(language), [language]);
+  const { t, speak } = useLanguage();
   const offline = useOffline();
   useChanges(session);
 
@@ -35,25 +36,33 @@ export function App({ token }: { token: string | undefined }) {
     setScreen({ name: 'loading' });
     if (!token) return setScreen({ name: 'problem', problem: 'unknown' });
     Session.open(token).then(
-      (opened) => {
+      async (opened) => {
+        await speak(chooseLanguage(opened.flow.persona.language, navigator.languages));
         setSession(opened);
-        setLanguage(chooseLanguage(opened.flow.persona.language, navigator.languages));
+        reportUploads(opened);
         applyBrand(opened.flow.persona.branding.colour);
         setScreen({ name: 'welcome' });
       },
-      (error: unknown) =>
-        setScreen({ name: 'problem', problem: error instanceof LinkError ? error.problem : 'network' }),
+      (error: unknown) => {
+        const problem = error instanceof LinkError ? error.problem : 'network';
+        tellParent({ type: 'error', code: problem === 'network' ? 'network' : `link_${problem}` });
+        setScreen({ name: 'problem', problem });
+      },
     );
   };
+  // The browser's language for the loading and problem pages, fetched while the link's flow is.
+  useEffect(() => void speak(chooseLanguage(undefined, navigator.languages)), []);
   useEffect(open, [token]);
   useEffect(() => {
-    document.documentElement.lang = language;
     document.title = session?.flow.persona.branding.name ?? t('app.title');
-  }, [language, session, t]);
+  }, [session, t]);
 
   /** After a step: the next one, or back to the review when the step was retaken from there. */
   const next = async (from: number, fromReview: boolean) => {
     if (!session) return;
+    const taken = session.steps[from];
+    if (taken && session.captures.has(taken.id))
+      tellParent({ type: 'step_taken', step: taken.id, index: from });
     const index = fromReview ? session.steps.length : from + 1;
     await session.goTo(index);
     setScreen(screenAt(index, session));
@@ -72,6 +81,7 @@ export function App({ token }: { token: string | undefined }) {
         onStart={() => {
           // The camera starts while the step's screen is drawn, not after.
           warmCamera(session.flow.persona.kind);
+          tellParent({ type: 'started', kind: session.flow.persona.kind, steps: session.steps.length });
           session.watchLocation();
           const index = Math.min(session.progress.stepIndex, session.steps.length);
           void session.goTo(index).then(() => setScreen(screenAt(index, session)));
@@ -103,7 +113,10 @@ export function App({ token }: { token: string | undefined }) {
         session={session}
         t={t}
         onTake={(index) => void session.goTo(index).then(() => setScreen({ name: 'step', fromReview: true }))}
-        onSubmitted={() => setScreen({ name: 'done' })}
+        onSubmitted={() => {
+          tellParent({ type: 'submitted' });
+          setScreen({ name: 'done' });
+        }}
         onGone={(problem) => setScreen({ name: 'problem', problem })}
       />
     );

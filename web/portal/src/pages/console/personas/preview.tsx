@@ -7,7 +7,13 @@ import { render } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { Session } from '../../../../../capture/src/session.js';
 import captureStyles from '../../../../../capture/src/styles.css?inline';
-import { translator, type Translate } from '../../../../../capture/src/i18n/index.js';
+import { CATALOGUES } from '../../../../../capture/src/i18n/all.js';
+import {
+  chooseLanguage,
+  direction,
+  translator,
+  type Translate,
+} from '../../../../../capture/src/i18n/index.js';
 import { CAR_ANGLES, Overlay } from '../../../../../capture/src/overlays/index.js';
 import { StepFrame } from '../../../../../capture/src/screens/step-frame.js';
 import { Welcome } from '../../../../../capture/src/screens/welcome.js';
@@ -68,14 +74,21 @@ export function CapturePreview({ persona, screen }: { persona: Persona; screen: 
     if (!mount.current || !host.current) return;
     for (const [name, value] of Object.entries(captureColours(persona.branding.colour)))
       host.current.style.setProperty(name, value);
-    const t = translator(persona.language);
+    const t = translator(CATALOGUES[chooseLanguage(persona.language, [])]);
     render(<Screen persona={persona} screen={screen} t={t} />, mount.current);
   });
 
   const step = typeof screen === 'number' ? persona.steps[screen] : undefined;
   return (
     <figure class="capture-preview">
-      <div class="phone" ref={host} inert lang={persona.language} data-preview={step ? step.id : 'welcome'} />
+      <div
+        class="phone"
+        ref={host}
+        inert
+        lang={persona.language}
+        dir={direction(chooseLanguage(persona.language, []))}
+        data-preview={step ? step.id : 'welcome'}
+      />
       <figcaption class="muted small">
         {step
           ? `Preview of step ${(screen as number) + 1} of ${persona.steps.length}, “${step.label}”, as the customer's phone shows it.`

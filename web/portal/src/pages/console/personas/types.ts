@@ -2,7 +2,20 @@
 // (docs/examples/api.d.ts).
 import type { Answer } from '../../../api.js';
 
-export const LANGUAGES = { en: 'English', fr: 'French', de: 'German', es: 'Spanish' } as const;
+export const LANGUAGES = {
+  en: 'English',
+  fr: 'French',
+  de: 'German',
+  es: 'Spanish',
+  it: 'Italian',
+  pt: 'Portuguese',
+  nl: 'Dutch',
+  pl: 'Polish',
+  tr: 'Turkish',
+  ar: 'Arabic',
+  hi: 'Hindi',
+  ja: 'Japanese',
+} as const;
 export type Language = keyof typeof LANGUAGES;
 export const LANGUAGE_CODES = Object.keys(LANGUAGES) as Language[];
 
