@@ -19,7 +19,7 @@ type Screen =
   | { name: 'loading' }
   | { name: 'problem'; problem: LinkProblem }
   | { name: 'welcome' }
-  | { name: 'step'; fromReview?: boolean }
+  | { name: 'step'; fromReview?: boolean; retake?: boolean }
   | { name: 'review' }
   | { name: 'done' };
 
@@ -89,6 +89,7 @@ export function App({ token }: { token: string | undefined }) {
         step={step}
         index={index}
         t={t}
+        retake={screen.retake === true}
         onDone={() => void next(index, screen.fromReview === true)}
         onBack={() =>
           index === 0
@@ -102,7 +103,9 @@ export function App({ token }: { token: string | undefined }) {
       <Review
         session={session}
         t={t}
-        onTake={(index) => void session.goTo(index).then(() => setScreen({ name: 'step', fromReview: true }))}
+        onTake={(index) =>
+          void session.goTo(index).then(() => setScreen({ name: 'step', fromReview: true, retake: true }))
+        }
         onSubmitted={() => setScreen({ name: 'done' })}
         onGone={(problem) => setScreen({ name: 'problem', problem })}
       />

@@ -83,7 +83,7 @@ export function toJpeg(canvas: HTMLCanvasElement, quality: number): Promise<Blob
 /** How long a camera no step uses stays open: long enough for the next step's screen to take it. */
 const IDLE_STOP_MS = 1500;
 
-let shared: { kind: 'photo' | 'video'; camera: Promise<Camera> } | undefined;
+let shared: { kind: 'photo' | 'video'; camera: Promise<Camera>; opened?: Camera } | undefined;
 let users = 0;
 let idleStop: ReturnType<typeof setTimeout> | undefined;
 
@@ -110,13 +110,24 @@ export function acquireCamera(kind: 'photo' | 'video'): { camera: Promise<Camera
   };
 }
 
+/**
+ * The shared camera when it is already open (no promise to wait for): a step screen that shows after the
+ * first can use it in its first frame.
+ */
+export function openedCamera(kind: 'photo' | 'video'): Camera | undefined {
+  return shared?.kind === kind ? shared.opened : undefined;
+}
+
 function sharedCamera(kind: 'photo' | 'video'): Promise<Camera> {
   if (shared?.kind !== kind) {
     stopShared();
     const camera = openCamera(kind);
-    const entry = { kind, camera };
+    const entry: NonNullable<typeof shared> = { kind, camera };
     // A refusal is not kept: the next step asks again.
-    camera.catch(() => shared === entry && (shared = undefined));
+    camera.then(
+      (opened) => (entry.opened = opened),
+      () => shared === entry && (shared = undefined),
+    );
     shared = entry;
   }
   return shared.camera;

@@ -48,6 +48,7 @@ export const de: Catalogue = {
   'step.turnSideways': 'Drehen Sie Ihr Telefon quer, damit das ganze Fahrzeug ins Bild passt.',
   'step.openCamera': 'Kamera öffnen',
   'step.done': 'Aufgenommen',
+  'step.keep': 'Behalten',
   'preview.title': 'Foto prüfen',
   'preview.checking': 'Das Foto wird geprüft…',
   'preview.good': 'Das Foto ist gut.',

@@ -40,6 +40,7 @@ export const en = {
   'step.turnSideways': 'Turn your phone sideways to fit the whole vehicle.',
   'step.openCamera': 'Open the camera',
   'step.done': 'Taken',
+  'step.keep': 'Keep',
   'preview.title': 'Check the photo',
   'preview.checking': 'Checking the photo…',
   'preview.good': 'The photo looks good.',

@@ -41,6 +41,7 @@ export const es: Catalogue = {
   'step.turnSideways': 'Gire el teléfono en horizontal para que quepa todo el vehículo.',
   'step.openCamera': 'Abrir la cámara',
   'step.done': 'Tomada',
+  'step.keep': 'Conservar',
   'preview.title': 'Revise la foto',
   'preview.checking': 'Comprobando la foto…',
   'preview.good': 'La foto está bien.',

@@ -47,6 +47,7 @@ export const fr: Catalogue = {
   'step.turnSideways': 'Tournez votre téléphone à l’horizontale pour cadrer tout le véhicule.',
   'step.openCamera': 'Ouvrir l’appareil photo',
   'step.done': 'Prise',
+  'step.keep': 'Garder',
   'preview.title': 'Vérifiez la photo',
   'preview.checking': 'Vérification de la photo…',
   'preview.good': 'La photo est bonne.',

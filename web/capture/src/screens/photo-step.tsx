@@ -1,21 +1,25 @@
 // One photo step: the live rear camera with the step's outline over it, a big shutter within thumb's
 // reach, the torch where there is one, the gallery where the persona allows it; when the camera cannot
 // be used, the phone's own camera through a file input. Then the photo's preview and quality check.
+// A step already taken (the customer came back to it) shows its kept photo first: keep it, or retake.
 import { useState } from 'preact/hooks';
-import { CAR_ANGLES, Overlay } from '../overlays/index.js';
+import { Overlay } from '../overlays/index.js';
 import type { PhotoTaken } from '../session.js';
 import type { CaptureMeta } from '../storage.js';
+import { KeptPhoto } from './kept-photo.js';
 import { PhotoPreview } from './photo-preview.js';
 import { sourceOfFile, StepFrame, useStepCamera, type StepProps } from './step-frame.js';
 
 export function PhotoStep(props: StepProps) {
   const { session, step, t } = props;
-  const [portrait, setPortrait] = useState(false);
   const [torch, setTorch] = useState(false);
   const [taken, setTaken] = useState<{ photo: PhotoTaken; meta: CaptureMeta }>();
+  const [kept, setKept] = useState(
+    () => !props.retake && (session.captures.has(step.id) || session.isHeld(step.id)),
+  );
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState(false);
-  const { camera, video, ready, onReady, state } = useStepCamera('photo', true, taken);
+  const { camera, host, ready, state } = useStepCamera('photo', true, [taken, kept]);
   const allowGallery = session.flow.persona.allow_gallery === true;
 
   const take = async (blob: Blob, source: CaptureMeta['source']) => {
@@ -30,10 +34,11 @@ export function PhotoStep(props: StepProps) {
   };
 
   const shoot = async () => {
-    if (typeof camera === 'string' || !video.current) return;
+    const video = host.current?.querySelector('video');
+    if (typeof camera === 'string' || !video) return;
     setBusy(true);
     try {
-      await take(await camera.takePhoto(video.current), 'camera');
+      await take(await camera.takePhoto(video), 'camera');
     } finally {
       setBusy(false);
     }
@@ -52,9 +57,22 @@ export function PhotoStep(props: StepProps) {
     total: session.steps.length,
     t,
     onBack: taken ? () => setTaken(undefined) : props.onBack,
-    onSkip: step.required || taken ? undefined : () => void session.skip(step).then(props.onDone),
+    onSkip: step.required || taken || kept ? undefined : () => void session.skip(step).then(props.onDone),
     camera: state,
   };
+
+  if (kept)
+    return (
+      <StepFrame {...frame}>
+        <KeptPhoto
+          session={session}
+          step={step}
+          t={t}
+          onKeep={props.onDone}
+          onRetake={() => setKept(false)}
+        />
+      </StepFrame>
+    );
 
   if (taken)
     return (
@@ -128,23 +146,9 @@ export function PhotoStep(props: StepProps) {
       ) : (
         <>
           <div class="viewfinder">
-            <video
-              ref={video}
-              muted
-              playsInline
-              autoPlay
-              aria-hidden="true"
-              onLoadedData={onReady}
-              onResize={(event) => {
-                const { videoWidth, videoHeight } = event.currentTarget;
-                setPortrait(videoHeight > videoWidth);
-              }}
-            />
+            <div class="live" ref={host} />
             <Overlay name={step.overlay} class="overlay" />
             {!ready && <p class="camera-status">{t('step.cameraStarting')}</p>}
-            {ready && portrait && CAR_ANGLES.includes(step.overlay) && (
-              <p class="camera-status hint">{t('step.turnSideways')}</p>
-            )}
           </div>
           <div class="controls">
             {galleryButton}

@@ -1,11 +1,12 @@
 // What every step screen shares: where the customer is, what to do, a way back, and skipping an optional
 // step.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Step } from '../api.js';
-import { acquireCamera, type Camera } from '../camera.js';
+import { acquireCamera, openedCamera, type Camera } from '../camera.js';
 import { useFocusHeading } from '../hooks.js';
 import type { Translate } from '../i18n/index.js';
+import { parkLive, showLive, showsPicture } from '../live-video.js';
 
 export interface StepProps {
   session: import('../session.js').Session;
@@ -14,6 +15,8 @@ export interface StepProps {
   t: Translate;
   onDone: () => void;
   onBack: () => void;
+  /** Straight to the camera (the review's Retake), not the kept photo first. */
+  retake?: boolean;
 }
 
 export function StepFrame(props: {
@@ -65,13 +68,17 @@ export type CameraState = 'starting' | 'unavailable' | Camera;
 
 /**
  * The rear camera for a step (the shared one, see camera.ts), taken when the screen shows and handed
- * back when it goes, playing in the returned video element (again after a preview replaced it).
- * `usable` false: the fallback input.
+ * back when it goes, its live picture in the one video element of the flow (see live-video.ts), put
+ * into `host` whenever it is drawn (again after a preview replaced it). A step after the first finds
+ * the camera open and the picture playing: its shutter works in its first frame. `usable` false: the
+ * fallback input.
  */
 export function useStepCamera(kind: 'photo' | 'video', usable: boolean, showing: unknown) {
-  const [camera, setCamera] = useState<CameraState>('starting');
-  const [ready, setReady] = useState(false);
-  const video = useRef<HTMLVideoElement>(null);
+  const [camera, setCamera] = useState<CameraState>(() =>
+    usable ? (openedCamera(kind) ?? 'starting') : 'unavailable',
+  );
+  const [ready, setReady] = useState(() => typeof camera !== 'string' && showsPicture(camera.stream));
+  const host = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!usable) return setCamera('unavailable');
@@ -87,12 +94,19 @@ export function useStepCamera(kind: 'photo' | 'video', usable: boolean, showing:
     };
   }, []);
 
-  useEffect(() => {
-    if (typeof camera === 'string' || !video.current) return;
-    video.current.srcObject = camera.stream;
-    void video.current.play().catch(() => undefined);
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (typeof camera === 'string' || !element) return;
+    const video = showLive(element, camera.stream);
+    if (showsPicture(camera.stream)) setReady(true);
+    const onData = () => setReady(true);
+    video.addEventListener('loadeddata', onData);
+    return () => {
+      video.removeEventListener('loadeddata', onData);
+      parkLive(element);
+    };
   }, [camera, showing]);
 
   const state = typeof camera === 'string' ? camera : ready ? 'ready' : 'starting';
-  return { camera, video, ready, onReady: () => setReady(true), state };
+  return { camera, host, ready, state };
 }
