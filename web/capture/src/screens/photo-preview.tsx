@@ -17,6 +17,10 @@ export function problemOf(quality: QualityCheck): MessageKey | undefined {
   return undefined;
 }
 
+/** How the verdict looks: green only for a photo the check found good (not one it could not check). */
+const verdictLook = (verdict: Verdict, problem: MessageKey | undefined) =>
+  problem ? 'bad' : typeof verdict === 'object' ? 'good' : verdict === 'unchecked' ? 'unknown' : 'wait';
+
 export function PhotoPreview(props: {
   session: Session;
   step: Step;
@@ -60,7 +64,7 @@ export function PhotoPreview(props: {
         {t('preview.title')}
       </h2>
       <div class="viewfinder">{url && <img src={url} alt={props.step.label} />}</div>
-      <div class={`verdict ${problem ? 'bad' : verdict === 'checking' ? 'wait' : 'good'}`} role="status">
+      <div class={`verdict ${verdictLook(verdict, problem)}`} role="status">
         {verdict === 'checking' && t('preview.checking')}
         {verdict === 'unchecked' && t('preview.unchecked')}
         {typeof verdict === 'object' && (problem ? t(problem) : t('preview.good'))}
