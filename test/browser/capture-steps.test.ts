@@ -56,14 +56,41 @@ const NEXT_STEP_FOUND = `(() => {
   };
 })()`;
 
+/**
+ * Runs in the page first: records every constraint the app applies to the camera track; with `focus`,
+ * the camera says it focuses on a point (as Chrome on Android does), which the fake camera does not.
+ */
+const watchConstraints = (focus: boolean) => `(() => {
+  window.__applied = [];
+  const apply = MediaStreamTrack.prototype.applyConstraints;
+  MediaStreamTrack.prototype.applyConstraints = function (constraints) {
+    window.__applied.push(constraints);
+    return ${focus} ? Promise.resolve() : apply.call(this, constraints);
+  };
+  if (!${focus}) return;
+  const capabilities = MediaStreamTrack.prototype.getCapabilities;
+  MediaStreamTrack.prototype.getCapabilities = function () {
+    return { ...capabilities.call(this), focusMode: ['manual', 'single-shot', 'continuous'] };
+  };
+  const supported = MediaDevices.prototype.getSupportedConstraints;
+  MediaDevices.prototype.getSupportedConstraints = function () {
+    return { ...supported.call(this), pointsOfInterest: true };
+  };
+})()`;
+
 describe.skipIf(!chromium)('capture app: between steps', () => {
   let service: CaptureService;
   let dir: string;
   let camera: string;
+  let blurred: string;
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-steps-'));
-    [service, camera] = await Promise.all([startCaptureService(), cameraFile(dir, 'sharp')]);
+    [service, camera, blurred] = await Promise.all([
+      startCaptureService(),
+      cameraFile(dir, 'sharp'),
+      cameraFile(dir, 'blurred'),
+    ]);
   }, 120_000);
   afterAll(async () => {
     await service?.close();
@@ -145,4 +172,40 @@ describe.skipIf(!chromium)('capture app: between steps', () => {
       await phone.close();
     }
   }, 120_000);
+
+  for (const focus of [true, false])
+    it(`${focus ? 'focuses where the picture is tapped, and says so' : 'does not promise tap-to-focus'} when the camera ${focus ? 'can' : 'cannot'} focus on a point`, async () => {
+      const persona = await service.persona('photo', { steps: [step('front')] });
+      const token = await service.token(persona);
+      const phone = await launchPhone({ chromium: chromium!, camera: blurred });
+      try {
+        const { page } = phone;
+        await page.addInitScript({ content: watchConstraints(focus) });
+        await openLink(page, service.base, token);
+        await page.tap('button.primary');
+        await page.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])');
+        await page.tap('.viewfinder');
+        const applied = await page.evaluate<{ advanced?: Record<string, unknown>[] }[]>('window.__applied');
+        if (focus) {
+          await page.waitForSelector('.focus-ring');
+          expect(applied).toHaveLength(1);
+          const wanted = applied[0]!.advanced![0]!;
+          expect(wanted.focusMode).toBe('single-shot');
+          const [point] = wanted.pointsOfInterest as { x: number; y: number }[];
+          expect(point!.x).toBeCloseTo(0.5, 1);
+          expect(point!.y).toBeCloseTo(0.5, 1);
+        } else {
+          expect(applied).toEqual([]);
+          expect(await page.$('.focus-ring')).toBeNull();
+        }
+        expect(await shoot(page)).toBe('problem');
+        const advice = await page.textContent('.verdict');
+        expect(advice).toContain('The photo is blurred');
+        if (focus) expect(advice).toContain('tap the vehicle on the screen to focus');
+        else expect(advice).not.toMatch(/tap/i);
+        await screenshot(page, 'capture/en', focus ? 'preview-blurred-focus' : 'preview-blurred');
+      } finally {
+        await phone.close();
+      }
+    }, 120_000);
 });

@@ -10,6 +10,10 @@ export interface Camera {
   stream: MediaStream;
   hasTorch: boolean;
   setTorch(on: boolean): Promise<void>;
+  /** Whether the camera focuses where it is told (a tap on the picture): `focusAt` does something. */
+  canFocus: boolean;
+  /** Focuses on the point at `x`, `y` of the picture (0–1 from its top left). */
+  focusAt(x: number, y: number): Promise<void>;
   takePhoto(video: HTMLVideoElement): Promise<Blob>;
   stop(): void;
 }
@@ -19,6 +23,18 @@ export class CameraUnavailable extends Error {}
 
 interface TorchCapabilities extends MediaTrackCapabilities {
   torch?: boolean;
+  /** Image Capture's focus modes (Chrome on Android): 'manual', 'single-shot', 'continuous'. */
+  focusMode?: string[];
+}
+
+/**
+ * The focus mode that takes a point of interest, when the camera and the browser have one: Chrome on
+ * Android has both; desktop browsers, Safari and Firefox have neither (their cameras focus on their own).
+ */
+function pointFocusMode(capabilities: TorchCapabilities): string | undefined {
+  const supported = navigator.mediaDevices.getSupportedConstraints?.() as Record<string, boolean> | undefined;
+  if (!supported?.pointsOfInterest) return undefined;
+  return ['single-shot', 'continuous'].find((mode) => capabilities.focusMode?.includes(mode));
 }
 
 declare class ImageCapture {
@@ -44,10 +60,18 @@ export async function openCamera(kind: 'photo' | 'video'): Promise<Camera> {
   }
   const track = stream.getVideoTracks()[0]!;
   const capabilities = (track.getCapabilities?.() ?? {}) as TorchCapabilities;
+  const focusMode = pointFocusMode(capabilities);
   return {
     stream,
     hasTorch: capabilities.torch === true,
     setTorch: (on) => track.applyConstraints({ advanced: [{ torch: on } as MediaTrackConstraintSet] }),
+    canFocus: focusMode !== undefined,
+    focusAt: (x, y) =>
+      focusMode
+        ? track.applyConstraints({
+            advanced: [{ focusMode, pointsOfInterest: [{ x, y }] } as MediaTrackConstraintSet],
+          })
+        : Promise.resolve(),
     async takePhoto(video) {
       if (typeof ImageCapture === 'function') {
         try {

@@ -53,7 +53,9 @@ export const de: Catalogue = {
   'preview.checking': 'Das Foto wird geprüft…',
   'preview.good': 'Das Foto ist gut.',
   'preview.blur':
-    'Das Foto ist unscharf. Halten Sie das Telefon ruhig und tippen Sie zum Scharfstellen auf den Bildschirm.',
+    'Das Foto ist unscharf. Halten Sie das Telefon ruhig und warten Sie einen Moment, bis das Bild scharf ist, bevor Sie es aufnehmen.',
+  'preview.blurFocus':
+    'Das Foto ist unscharf. Halten Sie das Telefon ruhig und tippen Sie zum Scharfstellen auf das Fahrzeug auf dem Bildschirm.',
   'preview.dark': 'Das Foto ist zu dunkel. Gehen Sie ins Helle oder schalten Sie das Licht ein.',
   'preview.overexposed': 'Das Foto ist zu hell. Vermeiden Sie direktes Sonnenlicht und Spiegelungen.',
   'preview.small': 'Das Foto ist zu klein. Verwenden Sie die Hauptkamera Ihres Telefons.',

@@ -44,7 +44,10 @@ export const en = {
   'preview.title': 'Check the photo',
   'preview.checking': 'Checking the photo…',
   'preview.good': 'The photo looks good.',
-  'preview.blur': 'The photo is blurred. Hold the phone still and tap the screen to focus.',
+  'preview.blur':
+    'The photo is blurred. Hold the phone still and wait a moment for the picture to sharpen before you take it.',
+  'preview.blurFocus':
+    'The photo is blurred. Hold the phone still and tap the vehicle on the screen to focus.',
   'preview.dark': 'The photo is too dark. Move to better light or turn the light on.',
   'preview.overexposed': 'The photo is too bright. Avoid direct sunlight and reflections.',
   'preview.small': 'The photo is too small. Use the main camera of your phone.',

@@ -45,7 +45,10 @@ export const es: Catalogue = {
   'preview.title': 'Revise la foto',
   'preview.checking': 'Comprobando la foto…',
   'preview.good': 'La foto está bien.',
-  'preview.blur': 'La foto está borrosa. Sujete el teléfono quieto y toque la pantalla para enfocar.',
+  'preview.blur':
+    'La foto está borrosa. Sujete el teléfono quieto y espere un momento a que la imagen se vea nítida antes de tomarla.',
+  'preview.blurFocus':
+    'La foto está borrosa. Sujete el teléfono quieto y toque el vehículo en la pantalla para enfocar.',
   'preview.dark': 'La foto está demasiado oscura. Busque más luz o encienda la linterna.',
   'preview.overexposed': 'La foto tiene demasiada luz. Evite el sol directo y los reflejos.',
   'preview.small': 'La foto es demasiado pequeña. Use la cámara principal del teléfono.',

@@ -52,7 +52,9 @@ export const fr: Catalogue = {
   'preview.checking': 'Vérification de la photo…',
   'preview.good': 'La photo est bonne.',
   'preview.blur':
-    'La photo est floue. Tenez le téléphone immobile et touchez l’écran pour faire la mise au point.',
+    'La photo est floue. Tenez le téléphone immobile et attendez un instant que l’image soit nette avant de la prendre.',
+  'preview.blurFocus':
+    'La photo est floue. Tenez le téléphone immobile et touchez le véhicule à l’écran pour faire la mise au point.',
   'preview.dark': 'La photo est trop sombre. Allez vers plus de lumière ou allumez la lampe.',
   'preview.overexposed': 'La photo est trop claire. Évitez le soleil direct et les reflets.',
   'preview.small': 'La photo est trop petite. Utilisez l’appareil photo principal du téléphone.',

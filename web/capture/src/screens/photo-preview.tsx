@@ -26,6 +26,8 @@ export function PhotoPreview(props: {
   step: Step;
   t: Translate;
   photo: PhotoTaken;
+  /** The camera focuses where the picture is tapped: the blur advice may say so. */
+  canFocus: boolean;
   onRetake: () => void;
   onUse: () => Promise<void>;
 }) {
@@ -47,7 +49,8 @@ export function PhotoPreview(props: {
     };
   }, [photo]);
 
-  const problem = typeof verdict === 'object' ? problemOf(verdict) : undefined;
+  const found = typeof verdict === 'object' ? problemOf(verdict) : undefined;
+  const problem = found === 'preview.blur' && props.canFocus ? 'preview.blurFocus' : found;
   const mayKeep = props.step.accept_poor_quality !== false;
   const use = async () => {
     setSaving(true);

@@ -18,6 +18,7 @@ export function PhotoStep(props: StepProps) {
     () => !props.retake && (session.captures.has(step.id) || session.isHeld(step.id)),
   );
   const [busy, setBusy] = useState(false);
+  const [focus, setFocus] = useState<{ x: number; y: number; at: number }>();
   const [refused, setRefused] = useState(false);
   const { camera, host, ready, state } = useStepCamera('photo', true, [taken, kept]);
   const allowGallery = session.flow.persona.allow_gallery === true;
@@ -42,6 +43,17 @@ export function PhotoStep(props: StepProps) {
     } finally {
       setBusy(false);
     }
+  };
+
+  /** A tap on the picture focuses there (where the camera can; see camera.ts), marked by a ring. */
+  const focusOn = (event: MouseEvent) => {
+    const video = host.current?.querySelector('video');
+    if (typeof camera === 'string' || !camera.canFocus || !video) return;
+    const box = (event.currentTarget as HTMLElement).getBoundingClientRect();
+    const point = picturePoint(video, box, event.clientX, event.clientY);
+    if (!point) return;
+    setFocus({ x: event.clientX - box.left, y: event.clientY - box.top, at: Date.now() });
+    void camera.focusAt(point.x, point.y).catch(() => undefined);
   };
 
   const picked = (source: 'camera' | 'gallery' | 'file') => (event: Event) => {
@@ -82,6 +94,7 @@ export function PhotoStep(props: StepProps) {
           step={step}
           t={t}
           photo={taken.photo}
+          canFocus={typeof camera !== 'string' && camera.canFocus}
           onRetake={() => setTaken(undefined)}
           onUse={async () => {
             await session.keepPhoto(step, taken.photo, taken.meta);
@@ -146,8 +159,16 @@ export function PhotoStep(props: StepProps) {
       ) : (
         <>
           <div class="viewfinder">
-            <div class="live" ref={host} />
+            <div class="live" ref={host} onClick={focusOn} />
             <Overlay name={step.overlay} class="overlay" />
+            {focus && (
+              <span
+                key={focus.at}
+                class="focus-ring"
+                aria-hidden="true"
+                style={{ left: `${focus.x}px`, top: `${focus.y}px` }}
+              />
+            )}
             {!ready && <p class="camera-status">{t('step.cameraStarting')}</p>}
           </div>
           <div class="controls">
@@ -165,4 +186,18 @@ export function PhotoStep(props: StepProps) {
       )}
     </StepFrame>
   );
+}
+
+/**
+ * Where a tap at `clientX`, `clientY` lands on the picture itself (0–1 from its top left), the video
+ * being drawn whole inside `box` (object-fit: contain); nothing when the tap is on the bars around it.
+ */
+function picturePoint(video: HTMLVideoElement, box: DOMRect, clientX: number, clientY: number) {
+  if (!video.videoWidth || !video.videoHeight) return undefined;
+  const scale = Math.min(box.width / video.videoWidth, box.height / video.videoHeight);
+  const width = video.videoWidth * scale;
+  const height = video.videoHeight * scale;
+  const x = (clientX - box.left - (box.width - width) / 2) / width;
+  const y = (clientY - box.top - (box.height - height) / 2) / height;
+  return x >= 0 && x <= 1 && y >= 0 && y <= 1 ? { x, y } : undefined;
 }
