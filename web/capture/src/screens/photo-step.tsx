@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { Overlay } from '../overlays/index.js';
 import type { PhotoTaken } from '../session.js';
 import type { CaptureMeta } from '../storage.js';
+import { useLiveHint } from '../live-hints.js';
 import { KeptPhoto } from './kept-photo.js';
 import { PhotoPreview } from './photo-preview.js';
 import { sourceOfFile, StepFrame, useStepCamera, type StepProps } from './step-frame.js';
@@ -21,6 +22,7 @@ export function PhotoStep(props: StepProps) {
   const [focus, setFocus] = useState<{ x: number; y: number; at: number }>();
   const [refused, setRefused] = useState(false);
   const { camera, host, ready, state } = useStepCamera('photo', true, [taken, kept]);
+  const hint = useLiveHint(host, ready && !taken && !kept && typeof camera !== 'string');
   const allowGallery = session.flow.persona.allow_gallery === true;
 
   const take = async (blob: Blob, source: CaptureMeta['source']) => {
@@ -170,6 +172,9 @@ export function PhotoStep(props: StepProps) {
               />
             )}
             {!ready && <p class="camera-status">{t('step.cameraStarting')}</p>}
+            <p class="live-hint" role="status" data-hint={hint}>
+              {hint && t(`hint.${hint}`)}
+            </p>
           </div>
           <div class="controls">
             {galleryButton}
