@@ -208,4 +208,79 @@ describe.skipIf(!chromium)('capture app: between steps', () => {
         await phone.close();
       }
     }, 120_000);
+
+  it('shows every step in a strip, asks to turn the phone only where the step wants landscape, and keeps the instructions and the whole picture in landscape', async () => {
+    const persona = await service.persona('photo', { steps: [step('front'), step('vin'), step('rear')] });
+    let phone = await launchPhone({ chromium: chromium!, camera });
+    try {
+      const { page } = phone;
+      await openLink(page, service.base, await service.token(persona));
+      await page.tap('button.primary');
+      await page.waitForSelector('[data-step="front"][data-camera="ready"]');
+      expect(
+        await page.evaluate<string[]>(
+          `[...document.querySelectorAll('.strip-item')].map((item) => item.className)`,
+        ),
+      ).toEqual(['strip-item current', 'strip-item todo', 'strip-item todo']);
+      // The front (a whole-vehicle outline) wants landscape: the upright phone is asked to turn.
+      await page.waitForSelector('.turn');
+      expect(await page.textContent('.turn')).toContain('Turn your phone sideways');
+      await expectAccessible(page, 'turn your phone');
+      await screenshot(page, 'capture/en', 'step-turn-phone');
+      // It blocks nothing: the shutter works upright.
+      expect(await shoot(page)).toBe('good');
+      await usePhoto(page);
+      // The VIN fits an upright phone: no turning asked; the front's photo in the strip.
+      await page.waitForSelector('[data-step="vin"][data-camera="ready"]');
+      expect(await page.$('.turn')).toBeNull();
+      await page.waitForSelector('.strip-item.taken img');
+      await expectAccessible(page, 'step strip');
+      await screenshot(page, 'capture/en', 'step-strip');
+      expect(await shoot(page)).toBe('good');
+      await usePhoto(page);
+      // The rear is asked again, until the customer chooses to go on upright.
+      await page.waitForSelector('[data-step="rear"] .turn');
+      await page.tap('.turn button');
+      await page.waitForSelector('.turn', { state: 'detached' });
+    } finally {
+      await phone.close();
+    }
+
+    phone = await launchPhone({ chromium: chromium!, camera, landscape: true });
+    try {
+      const { page } = phone;
+      await openLink(page, service.base, await service.token(persona));
+      await page.tap('button.primary');
+      await page.waitForSelector('[data-step="front"][data-camera="ready"]');
+      expect(await page.$('.turn')).toBeNull();
+      await screenshot(page, 'capture/en', 'step-landscape-instructions');
+      const viewport = page.viewportSize()!;
+      const inside = async (selector: string) => {
+        const box = await page.locator(selector).boundingBox();
+        return (
+          box !== null &&
+          box.height > 0 &&
+          box.y >= 0 &&
+          box.x >= 0 &&
+          box.y + box.height <= viewport.height &&
+          box.x + box.width <= viewport.width
+        );
+      };
+      expect(await page.isVisible('.instructions')).toBe(true);
+      expect(await inside('.instructions')).toBe(true);
+      expect(await inside('button.shutter')).toBe(true);
+      // The whole picture (4:3) is drawn inside the viewfinder, and the viewfinder inside the screen.
+      expect(await inside('.viewfinder')).toBe(true);
+      const drawn = await page.evaluate<{ box: number[]; video: number[] }>(`(() => {
+        const v = document.querySelector('.viewfinder video');
+        const b = v.getBoundingClientRect();
+        return { box: [b.width, b.height], video: [v.videoWidth, v.videoHeight] };
+      })()`);
+      const scale = Math.min(drawn.box[0]! / drawn.video[0]!, drawn.box[1]! / drawn.video[1]!);
+      expect(drawn.video[1]! * scale).toBeGreaterThan(viewport.height * 0.5);
+      await expectAccessible(page, 'step in landscape');
+    } finally {
+      await phone.close();
+    }
+  }, 120_000);
 });

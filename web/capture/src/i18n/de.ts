@@ -47,6 +47,7 @@ export const de: Catalogue = {
     'Diese Prüfung benötigt neue Fotos: Bitte nehmen Sie das Foto jetzt mit der Kamera auf.',
   'step.turnSideways': 'Drehen Sie Ihr Telefon quer, damit das ganze Fahrzeug ins Bild passt.',
   'step.openCamera': 'Kamera öffnen',
+  'step.stayUpright': 'Hochkant weitermachen',
   'step.done': 'Aufgenommen',
   'step.keep': 'Behalten',
   'hint.dark': 'Zu dunkel: Gehen Sie ins Helle.',

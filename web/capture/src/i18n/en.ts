@@ -39,6 +39,7 @@ export const en = {
   'step.galleryRefused': 'This inspection needs new photos: please take the photo now with the camera.',
   'step.turnSideways': 'Turn your phone sideways to fit the whole vehicle.',
   'step.openCamera': 'Open the camera',
+  'step.stayUpright': 'Continue upright',
   'step.done': 'Taken',
   'step.keep': 'Keep',
   'hint.dark': 'Too dark: move to better light.',

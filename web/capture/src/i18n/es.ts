@@ -40,6 +40,7 @@ export const es: Catalogue = {
   'step.galleryRefused': 'Esta inspección necesita fotos nuevas: tome la foto ahora con la cámara.',
   'step.turnSideways': 'Gire el teléfono en horizontal para que quepa todo el vehículo.',
   'step.openCamera': 'Abrir la cámara',
+  'step.stayUpright': 'Seguir en vertical',
   'step.done': 'Tomada',
   'step.keep': 'Conservar',
   'hint.dark': 'Demasiado oscuro: busque más luz.',

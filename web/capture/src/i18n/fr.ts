@@ -46,6 +46,7 @@ export const fr: Catalogue = {
     'Cette inspection demande des photos récentes : prenez la photo maintenant avec l’appareil photo.',
   'step.turnSideways': 'Tournez votre téléphone à l’horizontale pour cadrer tout le véhicule.',
   'step.openCamera': 'Ouvrir l’appareil photo',
+  'step.stayUpright': 'Continuer à la verticale',
   'step.done': 'Prise',
   'step.keep': 'Garder',
   'hint.dark': 'Trop sombre : allez vers plus de lumière.',

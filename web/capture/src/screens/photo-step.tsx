@@ -3,13 +3,17 @@
 // be used, the phone's own camera through a file input. Then the photo's preview and quality check.
 // A step already taken (the customer came back to it) shows its kept photo first: keep it, or retake.
 import { useState } from 'preact/hooks';
-import { Overlay } from '../overlays/index.js';
+import { usePortrait } from '../hooks.js';
+import { CAR_ANGLES, Overlay } from '../overlays/index.js';
 import type { PhotoTaken } from '../session.js';
 import type { CaptureMeta } from '../storage.js';
 import { useLiveHint } from '../live-hints.js';
 import { KeptPhoto } from './kept-photo.js';
 import { PhotoPreview } from './photo-preview.js';
 import { sourceOfFile, StepFrame, useStepCamera, type StepProps } from './step-frame.js';
+
+/** The customer chose to take the car's photos upright: not asked to turn the phone again in this visit. */
+let stayUpright = false;
 
 export function PhotoStep(props: StepProps) {
   const { session, step, t } = props;
@@ -23,6 +27,10 @@ export function PhotoStep(props: StepProps) {
   const [refused, setRefused] = useState(false);
   const { camera, host, ready, state } = useStepCamera('photo', true, [taken, kept]);
   const hint = useLiveHint(host, ready && !taken && !kept && typeof camera !== 'string');
+  const portrait = usePortrait();
+  const [upright, setUpright] = useState(stayUpright);
+  // The whole-vehicle outlines are drawn for a landscape picture; the close-ups fit either way.
+  const askToTurn = portrait && !upright && CAR_ANGLES.includes(step.overlay);
   const allowGallery = session.flow.persona.allow_gallery === true;
 
   const take = async (blob: Blob, source: CaptureMeta['source']) => {
@@ -66,6 +74,7 @@ export function PhotoStep(props: StepProps) {
   };
 
   const frame = {
+    session,
     step,
     index: props.index,
     total: session.steps.length,
@@ -173,8 +182,24 @@ export function PhotoStep(props: StepProps) {
             )}
             {!ready && <p class="camera-status">{t('step.cameraStarting')}</p>}
             <p class="live-hint" role="status" data-hint={hint}>
-              {hint && t(`hint.${hint}`)}
+              {hint && !askToTurn && t(`hint.${hint}`)}
             </p>
+            {askToTurn && (
+              <div class="turn">
+                <span class="turn-icon" aria-hidden="true" />
+                <p>{t('step.turnSideways')}</p>
+                <button
+                  type="button"
+                  class="secondary small"
+                  onClick={() => {
+                    stayUpright = true;
+                    setUpright(true);
+                  }}
+                >
+                  {t('step.stayUpright')}
+                </button>
+              </div>
+            )}
           </div>
           <div class="controls">
             {galleryButton}

@@ -4,12 +4,14 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Step } from '../api.js';
 import { acquireCamera, openedCamera, type Camera } from '../camera.js';
-import { useFocusHeading } from '../hooks.js';
+import { useFocusHeading, useObjectUrl } from '../hooks.js';
 import type { Translate } from '../i18n/index.js';
+import { Overlay } from '../overlays/index.js';
+import type { Session } from '../session.js';
 import { parkLive, showLive, showsPicture } from '../live-video.js';
 
 export interface StepProps {
-  session: import('../session.js').Session;
+  session: Session;
   step: Step;
   index: number;
   t: Translate;
@@ -19,7 +21,11 @@ export interface StepProps {
   retake?: boolean;
 }
 
+/** What the step strip reads of the session (the portal's preview gives no more). */
+export type StripSession = Pick<Session, 'steps' | 'captures' | 'isHeld'>;
+
 export function StepFrame(props: {
+  session: StripSession;
   step: Step;
   index: number;
   total: number;
@@ -47,9 +53,7 @@ export function StepFrame(props: {
           </h1>
         </div>
       </header>
-      <div class="progress" aria-hidden="true">
-        <div style={{ width: `${((props.index + 1) / props.total) * 100}%` }} />
-      </div>
+      <StepStrip session={props.session} current={props.index} />
       {props.children}
       {props.onSkip && (
         <button type="button" class="link skip" onClick={props.onSkip}>
@@ -57,6 +61,37 @@ export function StepFrame(props: {
         </button>
       )}
     </main>
+  );
+}
+
+/**
+ * Every step of the flow in a row: the photo kept for each one taken, the outline it asks for (what the
+ * picture should look like) for the others, the current one marked. The words say the same ("Step n of
+ * total"), so the strip is hidden from screen readers.
+ */
+function StepStrip({ session, current }: { session: StripSession; current: number }) {
+  return (
+    <ol class="strip" aria-hidden="true">
+      {session.steps.map((step, index) => (
+        <StripItem
+          key={step.id}
+          overlay={step.overlay}
+          thumbnail={session.captures.get(step.id)?.thumbnail ?? null}
+          taken={session.captures.has(step.id) || session.isHeld(step.id)}
+          current={index === current}
+        />
+      ))}
+    </ol>
+  );
+}
+
+function StripItem(props: { overlay: string; thumbnail: Blob | null; taken: boolean; current: boolean }) {
+  const url = useObjectUrl(props.thumbnail);
+  const state = props.current ? 'current' : props.taken ? 'taken' : 'todo';
+  return (
+    <li class={`strip-item ${state}`}>
+      {url ? <img src={url} alt="" /> : <Overlay name={props.overlay} class="strip-art" />}
+    </li>
   );
 }
 

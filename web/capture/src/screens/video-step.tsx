@@ -61,6 +61,7 @@ export function VideoStep(props: StepProps) {
   };
 
   const frame = {
+    session,
     step,
     index: props.index,
     total: session.steps.length,
