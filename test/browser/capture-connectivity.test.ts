@@ -97,6 +97,11 @@ describe.skipIf(!chromium)('capture app: connectivity', () => {
       await shootEveryStep(page);
       expect(await page.textContent('.review')).not.toContain('Waiting for the network');
       await submitWhenReady(page);
+      // The thank-you page: the case's reference, and what happens next.
+      expect(await page.textContent('main')).toContain(`Your reference: APP-${persona}`);
+      expect(await page.textContent('main')).toContain('What happens next');
+      await expectAccessible(page, 'thank-you page with its reference');
+      await screenshot(page, 'capture/en', 'done-reference-320');
       const completed = await completion(service, `APP-${persona}`);
       expect(completed.data.media).toHaveLength(2);
     } finally {

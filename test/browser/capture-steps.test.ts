@@ -198,7 +198,16 @@ describe.skipIf(!chromium)('capture app: between steps', () => {
           expect(applied).toEqual([]);
           expect(await page.$('.focus-ring')).toBeNull();
         }
-        expect(await shoot(page)).toBe('problem');
+        // The check answers late: the photo keeps its place while the verdict's words grow.
+        await page.route('**/app/api/quality', async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          await route.continue();
+        });
+        await page.tap('button.shutter');
+        await page.waitForSelector('.preview[data-verdict="checking"]');
+        const before = await page.locator('.preview .viewfinder').boundingBox();
+        await page.waitForSelector('.preview[data-verdict="problem"]');
+        expect(await page.locator('.preview .viewfinder').boundingBox()).toEqual(before);
         const advice = await page.textContent('.verdict');
         expect(advice).toContain('The photo is blurred');
         if (focus) expect(advice).toContain('tap the vehicle on the screen to focus');

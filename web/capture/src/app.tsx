@@ -62,7 +62,8 @@ export function App({ token }: { token: string | undefined }) {
   let body: ComponentChildren;
   if (screen.name === 'loading') body = <Loading t={t} />;
   else if (screen.name === 'problem') body = <Problem problem={screen.problem} t={t} onRetry={open} />;
-  else if (screen.name === 'done') body = <Done t={t} name={brandName(session, t)} />;
+  else if (screen.name === 'done')
+    body = <Done t={t} name={brandName(session, t)} reference={session?.flow.case_id} />;
   else if (!session) body = <Loading t={t} />;
   else if (screen.name === 'welcome')
     body = (

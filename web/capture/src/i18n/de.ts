@@ -100,6 +100,17 @@ export const de: Catalogue = {
   'offline.banner': 'Offline · Fotos gesichert',
   'done.title': 'Vielen Dank!',
   'done.body': '{name} hat Ihre Prüfung erhalten. Sie können diese Seite schließen.',
+  'done.reference': 'Ihre Referenz: {reference}',
+  'done.next': 'Wie es weitergeht: {name} prüft Ihre Fotos und meldet sich, falls noch etwas fehlt.',
+  'camera.allowTitle': 'So erlauben Sie die Kamera wieder',
+  'camera.allow.chrome':
+    'Chrome: Tippen Sie auf das Symbol links neben der Adresse, dann Berechtigungen › Kamera › Zulassen, und laden Sie die Seite neu.',
+  'camera.allow.safari':
+    'Safari auf dem iPhone: Tippen Sie in der Adressleiste auf „aA“, dann Websiteeinstellungen › Kamera › Erlauben, und laden Sie die Seite neu.',
+  'camera.allow.firefox':
+    'Firefox: Tippen Sie auf das Schloss links neben der Adresse, heben Sie die Sperre der Kamera auf, und laden Sie die Seite neu.',
+  'camera.allow.other':
+    'Öffnen Sie in Ihrem Browser die Einstellungen dieser Website, erlauben Sie die Kamera, und laden Sie die Seite neu.',
   'kind.photo': 'Foto',
   'kind.video': 'Video',
   'error.generic': 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',

@@ -90,6 +90,16 @@ export const en = {
   'offline.banner': 'Offline · photos kept',
   'done.title': 'Thank you!',
   'done.body': '{name} has received your inspection. You can close this page.',
+  'done.reference': 'Your reference: {reference}',
+  'done.next': 'What happens next: {name} checks your photos and contacts you if anything more is needed.',
+  'camera.allowTitle': 'How to allow the camera again',
+  'camera.allow.chrome':
+    'Chrome: tap the icon to the left of the web address, then Permissions › Camera › Allow, and reload the page.',
+  'camera.allow.safari':
+    'Safari on iPhone: tap “aA” in the address bar, then Website Settings › Camera › Allow, and reload the page.',
+  'camera.allow.firefox':
+    'Firefox: tap the lock to the left of the web address, then clear the blocked camera permission, and reload the page.',
+  'camera.allow.other': 'Open this site’s settings in your browser, allow the camera, and reload the page.',
   'kind.photo': 'photo',
   'kind.video': 'video',
   'error.generic': 'Something went wrong. Please try again.',

@@ -91,6 +91,17 @@ export const es: Catalogue = {
   'offline.banner': 'Sin conexión · fotos guardadas',
   'done.title': '¡Gracias!',
   'done.body': '{name} ha recibido su inspección. Puede cerrar esta página.',
+  'done.reference': 'Su referencia: {reference}',
+  'done.next': 'Y ahora: {name} revisa sus fotos y se pondrá en contacto con usted si necesita algo más.',
+  'camera.allowTitle': 'Cómo volver a permitir la cámara',
+  'camera.allow.chrome':
+    'Chrome: toque el icono a la izquierda de la dirección, luego Permisos › Cámara › Permitir, y recargue la página.',
+  'camera.allow.safari':
+    'Safari en iPhone: toque «aA» en la barra de direcciones, luego Ajustes del sitio web › Cámara › Permitir, y recargue la página.',
+  'camera.allow.firefox':
+    'Firefox: toque el candado a la izquierda de la dirección, quite el bloqueo de la cámara, y recargue la página.',
+  'camera.allow.other':
+    'Abra los ajustes de este sitio en su navegador, permita la cámara, y recargue la página.',
   'kind.photo': 'foto',
   'kind.video': 'vídeo',
   'error.generic': 'Algo salió mal. Inténtelo de nuevo.',

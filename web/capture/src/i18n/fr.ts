@@ -98,6 +98,17 @@ export const fr: Catalogue = {
   'offline.banner': 'Hors ligne · photos gardées',
   'done.title': 'Merci !',
   'done.body': '{name} a bien reçu votre inspection. Vous pouvez fermer cette page.',
+  'done.reference': 'Votre référence : {reference}',
+  'done.next': 'Et ensuite : {name} vérifie vos photos et vous contacte s’il faut autre chose.',
+  'camera.allowTitle': 'Comment autoriser de nouveau l’appareil photo',
+  'camera.allow.chrome':
+    'Chrome : touchez l’icône à gauche de l’adresse, puis Autorisations › Appareil photo › Autoriser, et rechargez la page.',
+  'camera.allow.safari':
+    'Safari sur iPhone : touchez « aA » dans la barre d’adresse, puis Réglages du site web › Appareil photo › Autoriser, et rechargez la page.',
+  'camera.allow.firefox':
+    'Firefox : touchez le cadenas à gauche de l’adresse, retirez le blocage de l’appareil photo, et rechargez la page.',
+  'camera.allow.other':
+    'Ouvrez les réglages de ce site dans votre navigateur, autorisez l’appareil photo, et rechargez la page.',
   'kind.photo': 'photo',
   'kind.video': 'vidéo',
   'error.generic': 'Une erreur est survenue. Veuillez réessayer.',

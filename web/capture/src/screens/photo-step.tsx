@@ -8,6 +8,7 @@ import { CAR_ANGLES, Overlay } from '../overlays/index.js';
 import type { PhotoTaken } from '../session.js';
 import type { CaptureMeta } from '../storage.js';
 import { useLiveHint } from '../live-hints.js';
+import { AllowCamera } from './allow-camera.js';
 import { KeptPhoto } from './kept-photo.js';
 import { PhotoPreview } from './photo-preview.js';
 import { sourceOfFile, StepFrame, useStepCamera, type StepProps } from './step-frame.js';
@@ -150,6 +151,7 @@ export function PhotoStep(props: StepProps) {
         <div class="fallback">
           <Overlay name={step.overlay} class="overlay static" />
           <p>{t('step.cameraBlocked')}</p>
+          <AllowCamera t={t} />
           <label class="button primary big">
             {t('step.openCamera')}
             <input
