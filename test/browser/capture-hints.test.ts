@@ -17,7 +17,8 @@ describe.skipIf(!chromium)('capture app: live hints', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-hints-'));
     service = await startCaptureService();
-    token = await service.token(await service.persona('photo', { steps: [step('front')] }));
+    // A close-up step: a whole-vehicle one would first ask an upright phone to turn (no hint under that).
+    token = await service.token(await service.persona('photo', { steps: [step('vin')] }));
   }, 120_000);
   afterAll(async () => {
     await service?.close();
