@@ -17,6 +17,7 @@ import {
 import {
   openLink,
   screenIs,
+  shoot,
   shootEveryStep,
   startCaptureService,
   step,
@@ -96,6 +97,11 @@ describe.skipIf(!chromium)('capture app: connectivity', () => {
       await shootEveryStep(page);
       expect(await page.textContent('.review')).not.toContain('Waiting for the network');
       await submitWhenReady(page);
+      // The thank-you page: the case's reference, and what happens next.
+      expect(await page.textContent('main')).toContain(`Your reference: APP-${persona}`);
+      expect(await page.textContent('main')).toContain('What happens next');
+      await expectAccessible(page, 'thank-you page with its reference');
+      await screenshot(page, 'capture/en', 'done-reference-320');
       const completed = await completion(service, `APP-${persona}`);
       expect(completed.data.media).toHaveLength(2);
     } finally {
@@ -121,6 +127,20 @@ describe.skipIf(!chromium)('capture app: connectivity', () => {
       expect(await shutterReachable(page)).toBe(true);
       await expectAccessible(page, 'offline pill on the photo step');
       await screenshot(page, 'capture/en', 'step-offline-320');
+
+      // A photo taken offline cannot be checked: said so, and not in the green of a good photo.
+      expect(await shoot(page)).toBe('unchecked');
+      expect(await page.textContent('.verdict')).toContain('could not be checked');
+      const look = await page.evaluate<{ classes: string; background: string }>(`(() => {
+        const verdict = document.querySelector('.verdict');
+        return { classes: verdict.className, background: getComputedStyle(verdict).backgroundColor };
+      })()`);
+      expect(look.classes).not.toContain('good');
+      expect(look.background).not.toBe('rgb(17, 77, 39)');
+      await expectAccessible(page, 'an unchecked photo, offline');
+      await screenshot(page, 'capture/en', 'preview-unchecked-320');
+      await page.tap('.preview .actions button.secondary');
+      await page.waitForSelector('[data-camera="ready"]');
 
       await setNetwork(page, true);
       await page.waitForSelector('.offline', { state: 'detached' });

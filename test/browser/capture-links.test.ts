@@ -188,6 +188,9 @@ describe.skipIf(!chromium)('capture app: link pages and options', () => {
       await page.tap('button.primary');
       await page.waitForSelector('[data-camera="unavailable"]');
       expect(await page.$$('input[type="file"][capture="environment"][accept="image/*"]')).toHaveLength(1);
+      // How to allow it again, for this browser (Chromium: Chrome's words).
+      expect(await page.getAttribute('.allow-camera p', 'data-browser')).toBe('chrome');
+      expect(await page.textContent('.allow-camera')).toContain('Permissions › Camera › Allow');
       await expectAccessible(page, 'camera refused');
       await screenshot(page, 'capture/en', 'step-camera-refused');
     } finally {

@@ -186,12 +186,14 @@ export async function screenshot(
 
 /**
  * A Y4M file for the fake camera, made from a real photo with the bundled ffmpeg: `sharp` is the photo
- * scaled to 1280 × 960 (its quality passes), `blurred` the same photo out of focus (it fails for blur).
+ * scaled to 1280 × 960 (its quality passes), `blurred` the same photo out of focus (it fails for blur),
+ * `dark` the same photo at a tenth of its light (it fails for exposure).
  */
-export async function cameraFile(dir: string, kind: 'sharp' | 'blurred'): Promise<string> {
+export async function cameraFile(dir: string, kind: 'sharp' | 'blurred' | 'dark'): Promise<string> {
   const still = path.join(dir, `${kind}.png`);
   let image = sharp(path.join(PHOTOS, 'scenetext01.jpg')).resize(1280, 960, { kernel: 'lanczos3' });
   if (kind === 'blurred') image = image.blur(6);
+  if (kind === 'dark') image = image.linear(0.1, 0);
   await image.png().toFile(still);
   const file = path.join(dir, `${kind}.y4m`);
   await run(

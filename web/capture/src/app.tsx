@@ -21,7 +21,7 @@ type Screen =
   | { name: 'loading' }
   | { name: 'problem'; problem: LinkProblem }
   | { name: 'welcome' }
-  | { name: 'step'; fromReview?: boolean }
+  | { name: 'step'; fromReview?: boolean; retake?: boolean }
   | { name: 'review' }
   | { name: 'done' };
 
@@ -71,7 +71,8 @@ export function App({ token }: { token: string | undefined }) {
   let body: ComponentChildren;
   if (screen.name === 'loading') body = <Loading t={t} />;
   else if (screen.name === 'problem') body = <Problem problem={screen.problem} t={t} onRetry={open} />;
-  else if (screen.name === 'done') body = <Done t={t} name={brandName(session, t)} />;
+  else if (screen.name === 'done')
+    body = <Done t={t} name={brandName(session, t)} reference={session?.flow.case_id} />;
   else if (!session) body = <Loading t={t} />;
   else if (screen.name === 'welcome')
     body = (
@@ -99,6 +100,7 @@ export function App({ token }: { token: string | undefined }) {
         step={step}
         index={index}
         t={t}
+        retake={screen.retake === true}
         onDone={() => void next(index, screen.fromReview === true)}
         onBack={() =>
           index === 0
@@ -112,7 +114,9 @@ export function App({ token }: { token: string | undefined }) {
       <Review
         session={session}
         t={t}
-        onTake={(index) => void session.goTo(index).then(() => setScreen({ name: 'step', fromReview: true }))}
+        onTake={(index) =>
+          void session.goTo(index).then(() => setScreen({ name: 'step', fromReview: true, retake: true }))
+        }
         onSubmitted={() => {
           tellParent({ type: 'submitted' });
           setScreen({ name: 'done' });

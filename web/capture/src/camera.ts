@@ -10,6 +10,10 @@ export interface Camera {
   stream: MediaStream;
   hasTorch: boolean;
   setTorch(on: boolean): Promise<void>;
+  /** Whether the camera focuses where it is told (a tap on the picture): `focusAt` does something. */
+  canFocus: boolean;
+  /** Focuses on the point at `x`, `y` of the picture (0–1 from its top left). */
+  focusAt(x: number, y: number): Promise<void>;
   takePhoto(video: HTMLVideoElement): Promise<Blob>;
   stop(): void;
 }
@@ -19,6 +23,18 @@ export class CameraUnavailable extends Error {}
 
 interface TorchCapabilities extends MediaTrackCapabilities {
   torch?: boolean;
+  /** Image Capture's focus modes (Chrome on Android): 'manual', 'single-shot', 'continuous'. */
+  focusMode?: string[];
+}
+
+/**
+ * The focus mode that takes a point of interest, when the camera and the browser have one: Chrome on
+ * Android has both; desktop browsers, Safari and Firefox have neither (their cameras focus on their own).
+ */
+function pointFocusMode(capabilities: TorchCapabilities): string | undefined {
+  const supported = navigator.mediaDevices.getSupportedConstraints?.() as Record<string, boolean> | undefined;
+  if (!supported?.pointsOfInterest) return undefined;
+  return ['single-shot', 'continuous'].find((mode) => capabilities.focusMode?.includes(mode));
 }
 
 declare class ImageCapture {
@@ -44,10 +60,18 @@ export async function openCamera(kind: 'photo' | 'video'): Promise<Camera> {
   }
   const track = stream.getVideoTracks()[0]!;
   const capabilities = (track.getCapabilities?.() ?? {}) as TorchCapabilities;
+  const focusMode = pointFocusMode(capabilities);
   return {
     stream,
     hasTorch: capabilities.torch === true,
     setTorch: (on) => track.applyConstraints({ advanced: [{ torch: on } as MediaTrackConstraintSet] }),
+    canFocus: focusMode !== undefined,
+    focusAt: (x, y) =>
+      focusMode
+        ? track.applyConstraints({
+            advanced: [{ focusMode, pointsOfInterest: [{ x, y }] } as MediaTrackConstraintSet],
+          })
+        : Promise.resolve(),
     async takePhoto(video) {
       if (typeof ImageCapture === 'function') {
         try {
@@ -83,7 +107,7 @@ export function toJpeg(canvas: HTMLCanvasElement, quality: number): Promise<Blob
 /** How long a camera no step uses stays open: long enough for the next step's screen to take it. */
 const IDLE_STOP_MS = 1500;
 
-let shared: { kind: 'photo' | 'video'; camera: Promise<Camera> } | undefined;
+let shared: { kind: 'photo' | 'video'; camera: Promise<Camera>; opened?: Camera } | undefined;
 let users = 0;
 let idleStop: ReturnType<typeof setTimeout> | undefined;
 
@@ -110,13 +134,24 @@ export function acquireCamera(kind: 'photo' | 'video'): { camera: Promise<Camera
   };
 }
 
+/**
+ * The shared camera when it is already open (no promise to wait for): a step screen that shows after the
+ * first can use it in its first frame.
+ */
+export function openedCamera(kind: 'photo' | 'video'): Camera | undefined {
+  return shared?.kind === kind ? shared.opened : undefined;
+}
+
 function sharedCamera(kind: 'photo' | 'video'): Promise<Camera> {
   if (shared?.kind !== kind) {
     stopShared();
     const camera = openCamera(kind);
-    const entry = { kind, camera };
+    const entry: NonNullable<typeof shared> = { kind, camera };
     // A refusal is not kept: the next step asks again.
-    camera.catch(() => shared === entry && (shared = undefined));
+    camera.then(
+      (opened) => (entry.opened = opened),
+      () => shared === entry && (shared = undefined),
+    );
     shared = entry;
   }
   return shared.camera;

@@ -36,3 +36,15 @@ export function useFocusHeading() {
   useEffect(() => heading.current?.focus(), []);
   return heading;
 }
+
+/** Whether the screen is taller than wide (the phone held upright), following it as the phone turns. */
+export function usePortrait(): boolean {
+  const [portrait, setPortrait] = useState(() => matchMedia('(orientation: portrait)').matches);
+  useEffect(() => {
+    const query = matchMedia('(orientation: portrait)');
+    const update = () => setPortrait(query.matches);
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return portrait;
+}

@@ -47,12 +47,20 @@ export const de: Catalogue = {
     'Diese Prüfung benötigt neue Fotos: Bitte nehmen Sie das Foto jetzt mit der Kamera auf.',
   'step.turnSideways': 'Drehen Sie Ihr Telefon quer, damit das ganze Fahrzeug ins Bild passt.',
   'step.openCamera': 'Kamera öffnen',
+  'step.stayUpright': 'Hochkant weitermachen',
   'step.done': 'Aufgenommen',
+  'step.keep': 'Behalten',
+  'hint.dark': 'Zu dunkel: Gehen Sie ins Helle.',
+  'hint.bright': 'Zu hell: Vermeiden Sie direktes Sonnenlicht und Spiegelungen.',
+  'hint.moving': 'Halten Sie das Telefon ruhig.',
+  'hint.blur': 'Unscharf: Halten Sie still und warten Sie, bis das Bild scharf ist.',
   'preview.title': 'Foto prüfen',
   'preview.checking': 'Das Foto wird geprüft…',
   'preview.good': 'Das Foto ist gut.',
   'preview.blur':
-    'Das Foto ist unscharf. Halten Sie das Telefon ruhig und tippen Sie zum Scharfstellen auf den Bildschirm.',
+    'Das Foto ist unscharf. Halten Sie das Telefon ruhig und warten Sie einen Moment, bis das Bild scharf ist, bevor Sie es aufnehmen.',
+  'preview.blurFocus':
+    'Das Foto ist unscharf. Halten Sie das Telefon ruhig und tippen Sie zum Scharfstellen auf das Fahrzeug auf dem Bildschirm.',
   'preview.dark': 'Das Foto ist zu dunkel. Gehen Sie ins Helle oder schalten Sie das Licht ein.',
   'preview.overexposed': 'Das Foto ist zu hell. Vermeiden Sie direktes Sonnenlicht und Spiegelungen.',
   'preview.small': 'Das Foto ist zu klein. Verwenden Sie die Hauptkamera Ihres Telefons.',
@@ -92,6 +100,17 @@ export const de: Catalogue = {
   'offline.banner': 'Offline · Fotos gesichert',
   'done.title': 'Vielen Dank!',
   'done.body': '{name} hat Ihre Prüfung erhalten. Sie können diese Seite schließen.',
+  'done.reference': 'Ihre Referenz: {reference}',
+  'done.next': 'Wie es weitergeht: {name} prüft Ihre Fotos und meldet sich, falls noch etwas fehlt.',
+  'camera.allowTitle': 'So erlauben Sie die Kamera wieder',
+  'camera.allow.chrome':
+    'Chrome: Tippen Sie auf das Symbol links neben der Adresse, dann Berechtigungen › Kamera › Zulassen, und laden Sie die Seite neu.',
+  'camera.allow.safari':
+    'Safari auf dem iPhone: Tippen Sie in der Adressleiste auf „aA“, dann Websiteeinstellungen › Kamera › Erlauben, und laden Sie die Seite neu.',
+  'camera.allow.firefox':
+    'Firefox: Tippen Sie auf das Schloss links neben der Adresse, heben Sie die Sperre der Kamera auf, und laden Sie die Seite neu.',
+  'camera.allow.other':
+    'Öffnen Sie in Ihrem Browser die Einstellungen dieser Website, erlauben Sie die Kamera, und laden Sie die Seite neu.',
   'kind.photo': 'Foto',
   'kind.video': 'Video',
   'error.generic': 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',

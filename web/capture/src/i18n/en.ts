@@ -39,11 +39,20 @@ export const en = {
   'step.galleryRefused': 'This inspection needs new photos: please take the photo now with the camera.',
   'step.turnSideways': 'Turn your phone sideways to fit the whole vehicle.',
   'step.openCamera': 'Open the camera',
+  'step.stayUpright': 'Continue upright',
   'step.done': 'Taken',
+  'step.keep': 'Keep',
+  'hint.dark': 'Too dark: move to better light.',
+  'hint.bright': 'Too bright: avoid direct sunlight and reflections.',
+  'hint.moving': 'Hold the phone still.',
+  'hint.blur': 'Blurred: hold still and wait for the picture to sharpen.',
   'preview.title': 'Check the photo',
   'preview.checking': 'Checking the photo…',
   'preview.good': 'The photo looks good.',
-  'preview.blur': 'The photo is blurred. Hold the phone still and tap the screen to focus.',
+  'preview.blur':
+    'The photo is blurred. Hold the phone still and wait a moment for the picture to sharpen before you take it.',
+  'preview.blurFocus':
+    'The photo is blurred. Hold the phone still and tap the vehicle on the screen to focus.',
   'preview.dark': 'The photo is too dark. Move to better light or turn the light on.',
   'preview.overexposed': 'The photo is too bright. Avoid direct sunlight and reflections.',
   'preview.small': 'The photo is too small. Use the main camera of your phone.',
@@ -81,6 +90,16 @@ export const en = {
   'offline.banner': 'Offline · photos kept',
   'done.title': 'Thank you!',
   'done.body': '{name} has received your inspection. You can close this page.',
+  'done.reference': 'Your reference: {reference}',
+  'done.next': 'What happens next: {name} checks your photos and contacts you if anything more is needed.',
+  'camera.allowTitle': 'How to allow the camera again',
+  'camera.allow.chrome':
+    'Chrome: tap the icon to the left of the web address, then Permissions › Camera › Allow, and reload the page.',
+  'camera.allow.safari':
+    'Safari on iPhone: tap “aA” in the address bar, then Website Settings › Camera › Allow, and reload the page.',
+  'camera.allow.firefox':
+    'Firefox: tap the lock to the left of the web address, then clear the blocked camera permission, and reload the page.',
+  'camera.allow.other': 'Open this site’s settings in your browser, allow the camera, and reload the page.',
   'kind.photo': 'photo',
   'kind.video': 'video',
   'error.generic': 'Something went wrong. Please try again.',

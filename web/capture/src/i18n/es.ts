@@ -40,11 +40,20 @@ export const es: Catalogue = {
   'step.galleryRefused': 'Esta inspección necesita fotos nuevas: tome la foto ahora con la cámara.',
   'step.turnSideways': 'Gire el teléfono en horizontal para que quepa todo el vehículo.',
   'step.openCamera': 'Abrir la cámara',
+  'step.stayUpright': 'Seguir en vertical',
   'step.done': 'Tomada',
+  'step.keep': 'Conservar',
+  'hint.dark': 'Demasiado oscuro: busque más luz.',
+  'hint.bright': 'Demasiado claro: evite el sol directo y los reflejos.',
+  'hint.moving': 'Sujete el teléfono quieto.',
+  'hint.blur': 'Borroso: no se mueva y espere a que la imagen se vea nítida.',
   'preview.title': 'Revise la foto',
   'preview.checking': 'Comprobando la foto…',
   'preview.good': 'La foto está bien.',
-  'preview.blur': 'La foto está borrosa. Sujete el teléfono quieto y toque la pantalla para enfocar.',
+  'preview.blur':
+    'La foto está borrosa. Sujete el teléfono quieto y espere un momento a que la imagen se vea nítida antes de tomarla.',
+  'preview.blurFocus':
+    'La foto está borrosa. Sujete el teléfono quieto y toque el vehículo en la pantalla para enfocar.',
   'preview.dark': 'La foto está demasiado oscura. Busque más luz o encienda la linterna.',
   'preview.overexposed': 'La foto tiene demasiada luz. Evite el sol directo y los reflejos.',
   'preview.small': 'La foto es demasiado pequeña. Use la cámara principal del teléfono.',
@@ -82,6 +91,17 @@ export const es: Catalogue = {
   'offline.banner': 'Sin conexión · fotos guardadas',
   'done.title': '¡Gracias!',
   'done.body': '{name} ha recibido su inspección. Puede cerrar esta página.',
+  'done.reference': 'Su referencia: {reference}',
+  'done.next': 'Y ahora: {name} revisa sus fotos y se pondrá en contacto con usted si necesita algo más.',
+  'camera.allowTitle': 'Cómo volver a permitir la cámara',
+  'camera.allow.chrome':
+    'Chrome: toque el icono a la izquierda de la dirección, luego Permisos › Cámara › Permitir, y recargue la página.',
+  'camera.allow.safari':
+    'Safari en iPhone: toque «aA» en la barra de direcciones, luego Ajustes del sitio web › Cámara › Permitir, y recargue la página.',
+  'camera.allow.firefox':
+    'Firefox: toque el candado a la izquierda de la dirección, quite el bloqueo de la cámara, y recargue la página.',
+  'camera.allow.other':
+    'Abra los ajustes de este sitio en su navegador, permita la cámara, y recargue la página.',
   'kind.photo': 'foto',
   'kind.video': 'vídeo',
   'error.generic': 'Algo salió mal. Inténtelo de nuevo.',

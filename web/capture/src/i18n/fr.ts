@@ -46,12 +46,20 @@ export const fr: Catalogue = {
     'Cette inspection demande des photos récentes : prenez la photo maintenant avec l’appareil photo.',
   'step.turnSideways': 'Tournez votre téléphone à l’horizontale pour cadrer tout le véhicule.',
   'step.openCamera': 'Ouvrir l’appareil photo',
+  'step.stayUpright': 'Continuer à la verticale',
   'step.done': 'Prise',
+  'step.keep': 'Garder',
+  'hint.dark': 'Trop sombre : allez vers plus de lumière.',
+  'hint.bright': 'Trop clair : évitez le soleil direct et les reflets.',
+  'hint.moving': 'Tenez le téléphone immobile.',
+  'hint.blur': 'Flou : ne bougez plus et attendez que l’image soit nette.',
   'preview.title': 'Vérifiez la photo',
   'preview.checking': 'Vérification de la photo…',
   'preview.good': 'La photo est bonne.',
   'preview.blur':
-    'La photo est floue. Tenez le téléphone immobile et touchez l’écran pour faire la mise au point.',
+    'La photo est floue. Tenez le téléphone immobile et attendez un instant que l’image soit nette avant de la prendre.',
+  'preview.blurFocus':
+    'La photo est floue. Tenez le téléphone immobile et touchez le véhicule à l’écran pour faire la mise au point.',
   'preview.dark': 'La photo est trop sombre. Allez vers plus de lumière ou allumez la lampe.',
   'preview.overexposed': 'La photo est trop claire. Évitez le soleil direct et les reflets.',
   'preview.small': 'La photo est trop petite. Utilisez l’appareil photo principal du téléphone.',
@@ -90,6 +98,17 @@ export const fr: Catalogue = {
   'offline.banner': 'Hors ligne · photos gardées',
   'done.title': 'Merci !',
   'done.body': '{name} a bien reçu votre inspection. Vous pouvez fermer cette page.',
+  'done.reference': 'Votre référence : {reference}',
+  'done.next': 'Et ensuite : {name} vérifie vos photos et vous contacte s’il faut autre chose.',
+  'camera.allowTitle': 'Comment autoriser de nouveau l’appareil photo',
+  'camera.allow.chrome':
+    'Chrome : touchez l’icône à gauche de l’adresse, puis Autorisations › Appareil photo › Autoriser, et rechargez la page.',
+  'camera.allow.safari':
+    'Safari sur iPhone : touchez « aA » dans la barre d’adresse, puis Réglages du site web › Appareil photo › Autoriser, et rechargez la page.',
+  'camera.allow.firefox':
+    'Firefox : touchez le cadenas à gauche de l’adresse, retirez le blocage de l’appareil photo, et rechargez la page.',
+  'camera.allow.other':
+    'Ouvrez les réglages de ce site dans votre navigateur, autorisez l’appareil photo, et rechargez la page.',
   'kind.photo': 'photo',
   'kind.video': 'vidéo',
   'error.generic': 'Une erreur est survenue. Veuillez réessayer.',

@@ -1,7 +1,9 @@
 import { useFocusHeading } from '../hooks.js';
 import type { Translate } from '../i18n/index.js';
 
-export function Done({ t, name }: { t: Translate; name: string }) {
+/** The thank-you page: the case's reference to quote, and what happens next. */
+export function Done(props: { t: Translate; name: string; reference?: string | null | undefined }) {
+  const { t, name, reference } = props;
   const heading = useFocusHeading();
   return (
     <main class="page center">
@@ -10,6 +12,8 @@ export function Done({ t, name }: { t: Translate; name: string }) {
         {t('done.title')}
       </h1>
       <p>{t('done.body', { name })}</p>
+      {reference && <p class="reference">{t('done.reference', { reference })}</p>}
+      <p>{t('done.next', { name })}</p>
     </main>
   );
 }

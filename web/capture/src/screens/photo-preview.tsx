@@ -17,11 +17,17 @@ export function problemOf(quality: QualityCheck): MessageKey | undefined {
   return undefined;
 }
 
+/** How the verdict looks: green only for a photo the check found good (not one it could not check). */
+const verdictLook = (verdict: Verdict, problem: MessageKey | undefined) =>
+  problem ? 'bad' : typeof verdict === 'object' ? 'good' : verdict === 'unchecked' ? 'unknown' : 'wait';
+
 export function PhotoPreview(props: {
   session: Session;
   step: Step;
   t: Translate;
   photo: PhotoTaken;
+  /** The camera focuses where the picture is tapped: the blur advice may say so. */
+  canFocus: boolean;
   onRetake: () => void;
   onUse: () => Promise<void>;
 }) {
@@ -43,7 +49,8 @@ export function PhotoPreview(props: {
     };
   }, [photo]);
 
-  const problem = typeof verdict === 'object' ? problemOf(verdict) : undefined;
+  const found = typeof verdict === 'object' ? problemOf(verdict) : undefined;
+  const problem = found === 'preview.blur' && props.canFocus ? 'preview.blurFocus' : found;
   const mayKeep = props.step.accept_poor_quality !== false;
   const use = async () => {
     setSaving(true);
@@ -60,7 +67,7 @@ export function PhotoPreview(props: {
         {t('preview.title')}
       </h2>
       <div class="viewfinder">{url && <img src={url} alt={props.step.label} />}</div>
-      <div class={`verdict ${problem ? 'bad' : verdict === 'checking' ? 'wait' : 'good'}`} role="status">
+      <div class={`verdict ${verdictLook(verdict, problem)}`} role="status">
         {verdict === 'checking' && t('preview.checking')}
         {verdict === 'unchecked' && t('preview.unchecked')}
         {typeof verdict === 'object' && (problem ? t(problem) : t('preview.good'))}

@@ -1,22 +1,31 @@
 // What every step screen shares: where the customer is, what to do, a way back, and skipping an optional
 // step.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Step } from '../api.js';
-import { acquireCamera, type Camera } from '../camera.js';
-import { useFocusHeading } from '../hooks.js';
+import { acquireCamera, openedCamera, type Camera } from '../camera.js';
+import { useFocusHeading, useObjectUrl } from '../hooks.js';
 import type { Translate } from '../i18n/index.js';
+import { Overlay } from '../overlays/index.js';
+import type { Session } from '../session.js';
+import { parkLive, showLive, showsPicture } from '../live-video.js';
 
 export interface StepProps {
-  session: import('../session.js').Session;
+  session: Session;
   step: Step;
   index: number;
   t: Translate;
   onDone: () => void;
   onBack: () => void;
+  /** Straight to the camera (the review's Retake), not the kept photo first. */
+  retake?: boolean;
 }
 
+/** What the step strip reads of the session (the portal's preview gives no more). */
+export type StripSession = Pick<Session, 'steps' | 'captures' | 'isHeld'>;
+
 export function StepFrame(props: {
+  session: StripSession;
   step: Step;
   index: number;
   total: number;
@@ -44,9 +53,7 @@ export function StepFrame(props: {
           </h1>
         </div>
       </header>
-      <div class="progress" aria-hidden="true">
-        <div style={{ width: `${((props.index + 1) / props.total) * 100}%` }} />
-      </div>
+      <StepStrip session={props.session} current={props.index} />
       {props.children}
       {props.onSkip && (
         <button type="button" class="link skip" onClick={props.onSkip}>
@@ -54,6 +61,37 @@ export function StepFrame(props: {
         </button>
       )}
     </main>
+  );
+}
+
+/**
+ * Every step of the flow in a row: the photo kept for each one taken, the outline it asks for (what the
+ * picture should look like) for the others, the current one marked. The words say the same ("Step n of
+ * total"), so the strip is hidden from screen readers.
+ */
+function StepStrip({ session, current }: { session: StripSession; current: number }) {
+  return (
+    <ol class="strip" aria-hidden="true">
+      {session.steps.map((step, index) => (
+        <StripItem
+          key={step.id}
+          overlay={step.overlay}
+          thumbnail={session.captures.get(step.id)?.thumbnail ?? null}
+          taken={session.captures.has(step.id) || session.isHeld(step.id)}
+          current={index === current}
+        />
+      ))}
+    </ol>
+  );
+}
+
+function StripItem(props: { overlay: string; thumbnail: Blob | null; taken: boolean; current: boolean }) {
+  const url = useObjectUrl(props.thumbnail);
+  const state = props.current ? 'current' : props.taken ? 'taken' : 'todo';
+  return (
+    <li class={`strip-item ${state}`}>
+      {url ? <img src={url} alt="" /> : <Overlay name={props.overlay} class="strip-art" />}
+    </li>
   );
 }
 
@@ -65,13 +103,17 @@ export type CameraState = 'starting' | 'unavailable' | Camera;
 
 /**
  * The rear camera for a step (the shared one, see camera.ts), taken when the screen shows and handed
- * back when it goes, playing in the returned video element (again after a preview replaced it).
- * `usable` false: the fallback input.
+ * back when it goes, its live picture in the one video element of the flow (see live-video.ts), put
+ * into `host` whenever it is drawn (again after a preview replaced it). A step after the first finds
+ * the camera open and the picture playing: its shutter works in its first frame. `usable` false: the
+ * fallback input.
  */
 export function useStepCamera(kind: 'photo' | 'video', usable: boolean, showing: unknown) {
-  const [camera, setCamera] = useState<CameraState>('starting');
-  const [ready, setReady] = useState(false);
-  const video = useRef<HTMLVideoElement>(null);
+  const [camera, setCamera] = useState<CameraState>(() =>
+    usable ? (openedCamera(kind) ?? 'starting') : 'unavailable',
+  );
+  const [ready, setReady] = useState(() => typeof camera !== 'string' && showsPicture(camera.stream));
+  const host = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!usable) return setCamera('unavailable');
@@ -87,12 +129,19 @@ export function useStepCamera(kind: 'photo' | 'video', usable: boolean, showing:
     };
   }, []);
 
-  useEffect(() => {
-    if (typeof camera === 'string' || !video.current) return;
-    video.current.srcObject = camera.stream;
-    void video.current.play().catch(() => undefined);
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (typeof camera === 'string' || !element) return;
+    const video = showLive(element, camera.stream);
+    if (showsPicture(camera.stream)) setReady(true);
+    const onData = () => setReady(true);
+    video.addEventListener('loadeddata', onData);
+    return () => {
+      video.removeEventListener('loadeddata', onData);
+      parkLive(element);
+    };
   }, [camera, showing]);
 
   const state = typeof camera === 'string' ? camera : ready ? 'ready' : 'starting';
-  return { camera, video, ready, onReady: () => setReady(true), state };
+  return { camera, host, ready, state };
 }

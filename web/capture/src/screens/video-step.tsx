@@ -18,7 +18,7 @@ export function VideoStep(props: StepProps) {
   const [message, setMessage] = useState<'video.tooShort' | 'video.maxReached'>();
   const [taken, setTaken] = useState<{ blob: Blob; meta: CaptureMeta }>();
   const [saving, setSaving] = useState(false);
-  const { camera, video: live, ready, onReady, state } = useStepCamera('video', canRecord(), taken);
+  const { camera, host, ready, state } = useStepCamera('video', canRecord(), taken);
   const url = useObjectUrl(taken?.blob);
 
   useEffect(() => {
@@ -61,6 +61,7 @@ export function VideoStep(props: StepProps) {
   };
 
   const frame = {
+    session,
     step,
     index: props.index,
     total: session.steps.length,
@@ -124,7 +125,7 @@ export function VideoStep(props: StepProps) {
       ) : (
         <>
           <div class="viewfinder">
-            <video ref={live} muted playsInline autoPlay aria-hidden="true" onLoadedData={onReady} />
+            <div class="live" ref={host} />
             <Overlay name={step.overlay} class="overlay" />
             {recording && (
               <p class="timer" role="timer" aria-live="off">

@@ -14,7 +14,7 @@ import {
   translator,
   type Translate,
 } from '../../../../../capture/src/i18n/index.js';
-import { CAR_ANGLES, Overlay } from '../../../../../capture/src/overlays/index.js';
+import { Overlay } from '../../../../../capture/src/overlays/index.js';
 import { StepFrame } from '../../../../../capture/src/screens/step-frame.js';
 import { Welcome } from '../../../../../capture/src/screens/welcome.js';
 import { applyBrand } from '../../../../../capture/src/theme.js';
@@ -114,6 +114,7 @@ function Screen({ persona, screen, t }: { persona: Persona; screen: PreviewScree
   const video = persona.kind === 'video';
   return (
     <StepFrame
+      session={{ steps: persona.steps, captures: new Map(), isHeld: () => false }}
       step={step}
       index={screen}
       total={persona.steps.length}
@@ -125,9 +126,6 @@ function Screen({ persona, screen, t }: { persona: Persona; screen: PreviewScree
       <p class="instructions">{step.instructions}</p>
       <div class="viewfinder">
         <Overlay name={step.overlay} class="overlay" />
-        {!video && CAR_ANGLES.includes(step.overlay) && (
-          <p class="camera-status hint">{t('step.turnSideways')}</p>
-        )}
       </div>
       <div class="controls">
         {persona.allow_gallery ? (

@@ -1,0 +1,61 @@
+// Live hints while aiming, from the viewfinder's own frames: a dark camera is told it is too dark, a
+// blurred one that it is blurred, a sharp one nothing; each before any photo is taken.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cameraFile, expectAccessible, launchPhone, screenshot } from '../helpers/browser.js';
+import { openLink, startCaptureService, step, type CaptureService } from '../helpers/capture-app.js';
+
+const chromium = inject('chromium');
+
+describe.skipIf(!chromium)('capture app: live hints', () => {
+  let service: CaptureService;
+  let dir: string;
+  let token: string;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-hints-'));
+    service = await startCaptureService();
+    // A close-up step: a whole-vehicle one would first ask an upright phone to turn (no hint under that).
+    token = await service.token(await service.persona('photo', { steps: [step('vin')] }));
+  }, 120_000);
+  afterAll(async () => {
+    await service?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The live hint a phone with the camera playing `kind` shows within `wait` ms (null: none). */
+  async function hintFor(kind: 'sharp' | 'blurred' | 'dark', wait: number) {
+    const phone = await launchPhone({ chromium: chromium!, camera: await cameraFile(dir, kind) });
+    try {
+      const { page } = phone;
+      await openLink(page, service.base, token);
+      await page.tap('button.primary');
+      await page.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])');
+      const shown = await page.waitForSelector('.live-hint[data-hint]', { timeout: wait }).catch(() => null);
+      if (!shown) return null;
+      const hint = { kind: await shown.getAttribute('data-hint'), text: await shown.textContent() };
+      await expectAccessible(page, `a live hint (${kind})`);
+      await screenshot(page, 'capture/en', `step-hint-${kind}`);
+      return hint;
+    } finally {
+      await phone.close();
+    }
+  }
+
+  it('tells a dark camera it is too dark', async () => {
+    expect(await hintFor('dark', 5000)).toEqual({ kind: 'dark', text: 'Too dark: move to better light.' });
+  }, 60_000);
+
+  it('tells a blurred camera it is blurred', async () => {
+    expect(await hintFor('blurred', 5000)).toEqual({
+      kind: 'blur',
+      text: 'Blurred: hold still and wait for the picture to sharpen.',
+    });
+  }, 60_000);
+
+  it('says nothing to a sharp, well-lit camera', async () => {
+    expect(await hintFor('sharp', 2500)).toBeNull();
+  }, 60_000);
+});
