@@ -3,7 +3,7 @@
 // the second taken from a slightly different place, in other light, before another backdrop on half of
 // them, with 0 to 3 damages drawn on it (a third of the pairs without any). A fifth is held out.
 //
-// Each photo goes the service's way: prepareImage() (the 1024 px preview), then comparePhotos(before,
+// Each photo goes the service's way: prepareImage() at the comparison's size (768 px), then comparePhotos(before,
 // after, box), timed alone, with the car's true box grown by 5 % (the vehicle model, which gives the box in
 // the service, does not recognise the drawn cars close up). Figures per part:
 //   recall           damages covered by a region (their boxes overlap by a quarter of the smaller one);
@@ -19,6 +19,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
+  COMPARISON_PREVIEW,
   comparePhotos,
   grownBox,
   type ChangeRegion,
@@ -57,8 +58,8 @@ interface Outcome {
 async function measure(pair: ChangePair, beforeFile: string, afterFile: string): Promise<Outcome> {
   const started = performance.now();
   const [before, after] = [
-    await prepareImage(beforeFile, 'image/jpeg'),
-    await prepareImage(afterFile, 'image/jpeg'),
+    await prepareImage(beforeFile, 'image/jpeg', COMPARISON_PREVIEW),
+    await prepareImage(afterFile, 'image/jpeg', COMPARISON_PREVIEW),
   ];
   const prepareMs = performance.now() - started;
   const t = performance.now();

@@ -30,6 +30,22 @@ describe('prepareImage', () => {
     expect(image.preview.data.length).toBe(1024 * 768 * 3);
   });
 
+  it('decodes a smaller preview when asked, for the change comparison, the same picture', async () => {
+    const full = await prepareImage(photo('exif.jpg'), 'image/jpeg');
+    const small = await prepareImage(photo('exif.jpg'), 'image/jpeg', { maxSide: 768, kernel: 'mitchell' });
+    expect([small.width, small.height]).toEqual([1600, 1200]);
+    expect([small.preview.width, small.preview.height]).toEqual([768, 576]);
+    expect(small.preview.data.length).toBe(768 * 576 * 3);
+    // The same picture as the 1024 px preview brought to 768 px: a pixel differs by a few levels at most.
+    const { data } = await sharp(full.preview.data, { raw: { width: 1024, height: 768, channels: 3 } })
+      .resize(768, 576)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    let sum = 0;
+    for (let i = 0; i < data.length; i++) sum += Math.abs(data[i]! - small.preview.data[i]!);
+    expect(sum / data.length).toBeLessThan(3);
+  });
+
   it('never enlarges a small photo', async () => {
     const image = await prepareImage(photo('home.jpg'), 'image/jpeg');
     expect([image.width, image.height]).toEqual([512, 384]);

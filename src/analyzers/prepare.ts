@@ -36,14 +36,31 @@ const require = createRequire(import.meta.url);
 let heicDecode: HeicDecode | undefined;
 const loadHeicDecode = (): HeicDecode => (heicDecode ??= require('heic-decode') as HeicDecode);
 
-const previewResize = {
-  width: PREVIEW_MAX_SIDE,
-  height: PREVIEW_MAX_SIDE,
-  fit: 'inside',
-  withoutEnlargement: true,
-} as const;
+/** The preview's long side at most, and the resampling kernel (sharp's, lanczos3 when absent). */
+export interface PreviewSize {
+  maxSide: number;
+  kernel?: 'mitchell';
+}
 
-export async function prepareImage(sourcePath: string, mime: string): Promise<PreparedImage> {
+const previewResize = ({ maxSide, kernel }: PreviewSize) =>
+  ({
+    width: maxSide,
+    height: maxSide,
+    fit: 'inside',
+    withoutEnlargement: true,
+    ...(kernel ? { kernel } : {}),
+  }) as const;
+
+/**
+ * The image decoded into its preview (PREVIEW_MAX_SIDE for the analyzers). A JPEG is decoded straight
+ * at a half, a quarter or an eighth of its size (libjpeg's shrink-on-load), the smallest still at least
+ * the preview's side: a 12 MP photo decodes about twice as fast for a 768 px preview as for 1024 px.
+ */
+export async function prepareImage(
+  sourcePath: string,
+  mime: string,
+  size: PreviewSize = { maxSide: PREVIEW_MAX_SIDE },
+): Promise<PreparedImage> {
   // Errors from libvips may name the local path; the result must not carry server paths.
   const fail = (reason: unknown): ImageDecodeError => {
     const text = (reason instanceof Error ? reason.message : String(reason)).replaceAll(sourcePath, '<file>');
@@ -58,13 +75,13 @@ export async function prepareImage(sourcePath: string, mime: string): Promise<Pr
     throw fail(error);
   }
   if (metadata.format === 'heif' && metadata.compression === 'hevc') {
-    return prepareHeic(sourcePath, mime, metadata, fail);
+    return prepareHeic(sourcePath, mime, metadata, size, fail);
   }
 
   try {
     const { data, info } = await input
       .rotate()
-      .resize(previewResize)
+      .resize(previewResize(size))
       .toColourspace('srgb')
       .removeAlpha()
       .raw({ depth: 'uchar' })
@@ -86,6 +103,7 @@ async function prepareHeic(
   sourcePath: string,
   mime: string,
   metadata: Metadata,
+  preview: PreviewSize,
   fail: (reason: unknown) => ImageDecodeError,
 ): Promise<PreparedImage> {
   if (metadata.width * metadata.height > HEIC_MAX_PIXELS) {
@@ -101,7 +119,7 @@ async function prepareHeic(
     const { data, info } = await sharp(rgba, {
       raw: { width: decoded.width, height: decoded.height, channels: 4 },
     })
-      .resize(previewResize)
+      .resize(previewResize(preview))
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });

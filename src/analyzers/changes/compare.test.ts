@@ -63,6 +63,24 @@ describe('comparePhotos', () => {
     expect(region!.score).toBeGreaterThan(0);
   });
 
+  it('finds a change joined to the edge of the box by a change around the vehicle', async () => {
+    const before = await view('scenetext01.jpg');
+    const panel = { x: 0.3, y: 0.6, width: 0.12, height: 0.1 };
+    // A strip from the box's left edge to the panel: the background changed up to the vehicle's outline.
+    const strip = { x: CAR.x, y: 0.63, width: panel.x - CAR.x, height: 0.02 };
+    const after = withPanel(withPanel(await view('scenetext01.jpg', 2, 1.05), panel, 250), strip, 250);
+    const result = await comparePhotos(before, after, CAR);
+    const regions = result.status === 'compared' ? result.regions : [];
+    const covering = regions.filter(
+      ({ box }) =>
+        box.x <= panel.x + panel.width / 2 &&
+        box.x + box.width >= panel.x + panel.width / 2 &&
+        box.y <= panel.y + panel.height / 2 &&
+        box.y + box.height >= panel.y + panel.height / 2,
+    );
+    expect(covering).toHaveLength(1);
+  });
+
   it('says when two photos of different scenes cannot be aligned', async () => {
     const result = await comparePhotos(await view('home.jpg'), await view('scenetext01.jpg'), CAR);
     expect(result.status).toBe('not_aligned');

@@ -2,7 +2,12 @@
 // every analyzer; a video is probed, its keyframes extracted and each analysed as an image. Returns
 // plain data (it crosses back from the thread).
 import type { ImageAnalyzer } from '../../analyzers/analyzer.js';
-import { comparePhotos, grownBox, type Comparison } from '../../analyzers/changes/compare.js';
+import {
+  COMPARISON_PREVIEW,
+  comparePhotos,
+  grownBox,
+  type Comparison,
+} from '../../analyzers/changes/compare.js';
 import { comparePair } from '../../analyzers/pair.js';
 import { ImageDecodeError, makeThumbnail, prepareImage } from '../../analyzers/prepare.js';
 import { extractKeyframes, MediaToolError, probeVideo } from '../../analyzers/video.js';
@@ -55,13 +60,13 @@ function undecodable(reason: string, ms: number): UndecodableMedia {
 }
 
 /**
- * New damage between an earlier inspection's photo and this one's (docs/vehicles.md): both decoded to
- * their previews, the vehicle's box grown a little so that its outline is inside.
+ * New damage between an earlier inspection's photo and this one's (docs/vehicles.md): both decoded
+ * straight at the comparison's size, the vehicle's box grown a little so that its outline is inside.
  */
 export async function compareChanges(task: ChangesTask): Promise<Comparison> {
   const [before, after] = await Promise.all([
-    prepareImage(task.before.path, task.before.mime),
-    prepareImage(task.after.path, task.after.mime),
+    prepareImage(task.before.path, task.before.mime, COMPARISON_PREVIEW),
+    prepareImage(task.after.path, task.after.mime, COMPARISON_PREVIEW),
   ]);
   return comparePhotos(
     before.preview,
