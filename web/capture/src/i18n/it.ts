@@ -46,10 +46,19 @@ export const it: Catalogue = {
   'step.turnSideways': 'Ruota il telefono in orizzontale per inquadrare tutto il veicolo.',
   'step.openCamera': 'Apri la fotocamera',
   'step.done': 'Scattata',
+  'step.stayUpright': 'Continua in verticale',
+  'step.keep': 'Tieni',
+  'hint.dark': 'Troppo buio: spostati dove c’è più luce.',
+  'hint.bright': 'Troppo luminoso: evita il sole diretto e i riflessi.',
+  'hint.moving': 'Tieni fermo il telefono.',
+  'hint.blur': 'Sfocata: resta fermo e attendi che l’immagine diventi nitida.',
   'preview.title': 'Controlla la foto',
   'preview.checking': 'Controllo della foto…',
   'preview.good': 'La foto va bene.',
-  'preview.blur': 'La foto è sfocata. Tieni fermo il telefono e tocca lo schermo per mettere a fuoco.',
+  'preview.blur':
+    'La foto è sfocata. Tieni fermo il telefono e attendi un momento che l’immagine diventi nitida prima di scattare.',
+  'preview.blurFocus':
+    'La foto è sfocata. Tieni fermo il telefono e tocca il veicolo sullo schermo per mettere a fuoco.',
   'preview.dark': 'La foto è troppo scura. Spostati dove c’è più luce o accendi la luce.',
   'preview.overexposed': 'La foto è troppo chiara. Evita la luce diretta del sole e i riflessi.',
   'preview.small': 'La foto è troppo piccola. Usa la fotocamera principale del telefono.',
@@ -87,6 +96,17 @@ export const it: Catalogue = {
   'offline.banner': 'Offline · foto conservate',
   'done.title': 'Grazie!',
   'done.body': '{name} ha ricevuto la tua ispezione. Puoi chiudere questa pagina.',
+  'done.reference': 'Il tuo riferimento: {reference}',
+  'done.next': 'E adesso: {name} controlla le tue foto e ti contatta se serve altro.',
+  'camera.allowTitle': 'Come consentire di nuovo la fotocamera',
+  'camera.allow.chrome':
+    'Chrome: tocca l’icona a sinistra dell’indirizzo web, poi Autorizzazioni › Fotocamera › Consenti, e ricarica la pagina.',
+  'camera.allow.safari':
+    'Safari su iPhone: tocca «aA» nella barra degli indirizzi, poi Impostazioni sito web › Fotocamera › Consenti, e ricarica la pagina.',
+  'camera.allow.firefox':
+    'Firefox: tocca il lucchetto a sinistra dell’indirizzo web, rimuovi il blocco della fotocamera e ricarica la pagina.',
+  'camera.allow.other':
+    'Apri le impostazioni di questo sito nel browser, consenti la fotocamera e ricarica la pagina.',
   'kind.photo': 'foto',
   'kind.video': 'video',
   'error.generic': 'Qualcosa è andato storto. Riprova.',

@@ -42,11 +42,19 @@ export const ja: Catalogue = {
   'step.turnSideways': '車全体が収まるように、スマートフォンを横向きにしてください。',
   'step.openCamera': 'カメラを開く',
   'step.done': '撮影済み',
+  'step.stayUpright': '縦向きのまま続ける',
+  'step.keep': 'この写真を使う',
+  'hint.dark': '暗すぎます。明るい場所に移動してください。',
+  'hint.bright': '明るすぎます。直射日光や反射を避けてください。',
+  'hint.moving': 'スマートフォンを動かさないでください。',
+  'hint.blur': 'ぼやけています。動かさずに、画像がくっきりするまでお待ちください。',
   'preview.title': '写真を確認',
   'preview.checking': '写真を確認しています…',
   'preview.good': '写真に問題はありません。',
   'preview.blur':
-    '写真がぼやけています。スマートフォンを動かさず、画面をタップしてピントを合わせてください。',
+    '写真がぼやけています。スマートフォンを動かさず、画像がくっきりするまで少し待ってから撮影してください。',
+  'preview.blurFocus':
+    '写真がぼやけています。スマートフォンを動かさず、画面上の車両をタップしてピントを合わせてください。',
   'preview.dark': '写真が暗すぎます。明るい場所に移動するか、ライトをオンにしてください。',
   'preview.overexposed': '写真が明るすぎます。直射日光や反射を避けてください。',
   'preview.small': '写真が小さすぎます。スマートフォンのメインカメラを使ってください。',
@@ -85,6 +93,17 @@ export const ja: Catalogue = {
   'offline.banner': 'オフライン · 写真は保存済み',
   'done.title': 'ありがとうございました',
   'done.body': '{name}に点検が届きました。このページを閉じてかまいません。',
+  'done.reference': '受付番号: {reference}',
+  'done.next': 'この後の流れ: {name}が写真を確認し、追加で必要なものがあればご連絡します。',
+  'camera.allowTitle': 'カメラを再び許可する方法',
+  'camera.allow.chrome':
+    'Chrome: アドレスの左のアイコンをタップし、権限 › カメラ › 許可 を選んで、ページを再読み込みしてください。',
+  'camera.allow.safari':
+    'iPhone の Safari: アドレスバーの「ぁあ」をタップし、Webサイトの設定 › カメラ › 許可 を選んで、ページを再読み込みしてください。',
+  'camera.allow.firefox':
+    'Firefox: アドレスの左の鍵をタップし、ブロックされたカメラの許可を解除して、ページを再読み込みしてください。',
+  'camera.allow.other':
+    'ブラウザでこのサイトの設定を開き、カメラを許可して、ページを再読み込みしてください。',
   'kind.photo': '写真',
   'kind.video': '動画',
   'error.generic': '問題が発生しました。もう一度お試しください。',

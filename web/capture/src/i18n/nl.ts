@@ -44,10 +44,19 @@ export const nl: Catalogue = {
   'step.turnSideways': 'Houd uw telefoon dwars om het hele voertuig in beeld te krijgen.',
   'step.openCamera': 'Camera openen',
   'step.done': 'Gemaakt',
+  'step.stayUpright': 'Rechtop doorgaan',
+  'step.keep': 'Bewaren',
+  'hint.dark': 'Te donker: ga naar een plek met meer licht.',
+  'hint.bright': 'Te fel: vermijd direct zonlicht en weerspiegelingen.',
+  'hint.moving': 'Houd de telefoon stil.',
+  'hint.blur': 'Onscherp: houd stil en wacht tot het beeld scherp is.',
   'preview.title': 'Controleer de foto',
   'preview.checking': 'Foto wordt gecontroleerd…',
   'preview.good': 'De foto ziet er goed uit.',
-  'preview.blur': 'De foto is onscherp. Houd de telefoon stil en tik op het scherm om scherp te stellen.',
+  'preview.blur':
+    'De foto is onscherp. Houd de telefoon stil en wacht even tot het beeld scherp is voordat u de foto maakt.',
+  'preview.blurFocus':
+    'De foto is onscherp. Houd de telefoon stil en tik op het voertuig op het scherm om scherp te stellen.',
   'preview.dark': 'De foto is te donker. Zoek beter licht op of zet de lamp aan.',
   'preview.overexposed': 'De foto is te licht. Vermijd direct zonlicht en weerspiegelingen.',
   'preview.small': 'De foto is te klein. Gebruik de hoofdcamera van uw telefoon.',
@@ -85,6 +94,18 @@ export const nl: Catalogue = {
   'offline.banner': 'Offline · foto’s bewaard',
   'done.title': 'Bedankt!',
   'done.body': '{name} heeft uw inspectie ontvangen. U kunt deze pagina sluiten.',
+  'done.reference': 'Uw referentie: {reference}',
+  'done.next':
+    'Wat er nu gebeurt: {name} bekijkt uw foto’s en neemt contact met u op als er nog iets nodig is.',
+  'camera.allowTitle': 'De camera opnieuw toestaan',
+  'camera.allow.chrome':
+    'Chrome: tik op het pictogram links van het webadres, dan Rechten › Camera › Toestaan, en laad de pagina opnieuw.',
+  'camera.allow.safari':
+    'Safari op iPhone: tik op “aA” in de adresbalk, dan Website-instellingen › Camera › Sta toe, en laad de pagina opnieuw.',
+  'camera.allow.firefox':
+    'Firefox: tik op het slotje links van het webadres, verwijder de geblokkeerde cameratoestemming en laad de pagina opnieuw.',
+  'camera.allow.other':
+    'Open de instellingen van deze site in uw browser, sta de camera toe en laad de pagina opnieuw.',
   'kind.photo': 'foto',
   'kind.video': 'video',
   'error.generic': 'Er is iets misgegaan. Probeer het opnieuw.',

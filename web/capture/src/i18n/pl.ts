@@ -41,10 +41,19 @@ export const pl: Catalogue = {
   'step.turnSideways': 'Obróć telefon poziomo, aby zmieścić cały pojazd.',
   'step.openCamera': 'Otwórz aparat',
   'step.done': 'Zrobione',
+  'step.stayUpright': 'Kontynuuj pionowo',
+  'step.keep': 'Zachowaj',
+  'hint.dark': 'Za ciemno: przejdź w jaśniejsze miejsce.',
+  'hint.bright': 'Za jasno: unikaj bezpośredniego słońca i odblasków.',
+  'hint.moving': 'Trzymaj telefon nieruchomo.',
+  'hint.blur': 'Nieostro: nie ruszaj się i poczekaj, aż obraz się wyostrzy.',
   'preview.title': 'Sprawdź zdjęcie',
   'preview.checking': 'Sprawdzanie zdjęcia…',
   'preview.good': 'Zdjęcie wygląda dobrze.',
-  'preview.blur': 'Zdjęcie jest nieostre. Trzymaj telefon nieruchomo i dotknij ekranu, aby ustawić ostrość.',
+  'preview.blur':
+    'Zdjęcie jest nieostre. Trzymaj telefon nieruchomo i poczekaj chwilę, aż obraz się wyostrzy, zanim zrobisz zdjęcie.',
+  'preview.blurFocus':
+    'Zdjęcie jest nieostre. Trzymaj telefon nieruchomo i dotknij pojazdu na ekranie, aby ustawić ostrość.',
   'preview.dark': 'Zdjęcie jest za ciemne. Przejdź w jaśniejsze miejsce lub włącz światło.',
   'preview.overexposed': 'Zdjęcie jest za jasne. Unikaj bezpośredniego słońca i odblasków.',
   'preview.small': 'Zdjęcie jest za małe. Użyj głównego aparatu telefonu.',
@@ -82,6 +91,17 @@ export const pl: Catalogue = {
   'offline.banner': 'Offline · zdjęcia zachowane',
   'done.title': 'Dziękujemy!',
   'done.body': 'Twoja inspekcja trafiła do: {name}. Możesz zamknąć tę stronę.',
+  'done.reference': 'Twój numer referencyjny: {reference}',
+  'done.next':
+    'Co dalej: {name} sprawdzi Twoje zdjęcia i skontaktuje się z Tobą, jeśli będzie potrzebne coś jeszcze.',
+  'camera.allowTitle': 'Jak ponownie zezwolić na aparat',
+  'camera.allow.chrome':
+    'Chrome: dotknij ikony po lewej stronie adresu, następnie Uprawnienia › Aparat › Zezwól i odśwież stronę.',
+  'camera.allow.safari':
+    'Safari na iPhonie: dotknij „aA” na pasku adresu, następnie Ustawienia witryny › Aparat › Pozwalaj i odśwież stronę.',
+  'camera.allow.firefox':
+    'Firefox: dotknij kłódki po lewej stronie adresu, usuń blokadę aparatu i odśwież stronę.',
+  'camera.allow.other': 'Otwórz ustawienia tej witryny w przeglądarce, zezwól na aparat i odśwież stronę.',
   'kind.photo': 'zdjęcie',
   'kind.video': 'film',
   'error.generic': 'Coś poszło nie tak. Spróbuj ponownie.',

@@ -43,10 +43,19 @@ export const pt: Catalogue = {
   'step.turnSideways': 'Rode o telemóvel na horizontal para enquadrar o veículo inteiro.',
   'step.openCamera': 'Abrir a câmara',
   'step.done': 'Tirada',
+  'step.stayUpright': 'Continuar na vertical',
+  'step.keep': 'Manter',
+  'hint.dark': 'Escuro demais: vá para um lugar com mais luz.',
+  'hint.bright': 'Claro demais: evite o sol direto e os reflexos.',
+  'hint.moving': 'Mantenha o telemóvel parado.',
+  'hint.blur': 'Desfocada: fique parado e espere a imagem ficar nítida.',
   'preview.title': 'Verifique a fotografia',
   'preview.checking': 'A verificar a fotografia…',
   'preview.good': 'A fotografia está boa.',
-  'preview.blur': 'A fotografia está desfocada. Segure o telemóvel sem mexer e toque no ecrã para focar.',
+  'preview.blur':
+    'A foto está desfocada. Mantenha o telemóvel parado e espere um momento até a imagem ficar nítida antes de a tirar.',
+  'preview.blurFocus':
+    'A foto está desfocada. Mantenha o telemóvel parado e toque no veículo no ecrã para focar.',
   'preview.dark': 'A fotografia está demasiado escura. Procure mais luz ou ligue a luz.',
   'preview.overexposed': 'A fotografia está demasiado clara. Evite a luz direta do sol e os reflexos.',
   'preview.small': 'A fotografia é demasiado pequena. Use a câmara principal do telemóvel.',
@@ -85,6 +94,17 @@ export const pt: Catalogue = {
   'offline.banner': 'Sem rede · fotografias guardadas',
   'done.title': 'Obrigado!',
   'done.body': '{name} recebeu a sua inspeção. Pode fechar esta página.',
+  'done.reference': 'A sua referência: {reference}',
+  'done.next':
+    'O que acontece agora: {name} verifica as suas fotos e contacta-o se for preciso mais alguma coisa.',
+  'camera.allowTitle': 'Como voltar a permitir a câmara',
+  'camera.allow.chrome':
+    'Chrome: toque no ícone à esquerda do endereço, depois Autorizações › Câmara › Permitir, e recarregue a página.',
+  'camera.allow.safari':
+    'Safari no iPhone: toque em “aA” na barra de endereço, depois Definições do site › Câmara › Permitir, e recarregue a página.',
+  'camera.allow.firefox':
+    'Firefox: toque no cadeado à esquerda do endereço, remova o bloqueio da câmara e recarregue a página.',
+  'camera.allow.other': 'Abra as definições deste site no navegador, permita a câmara e recarregue a página.',
   'kind.photo': 'fotografia',
   'kind.video': 'vídeo',
   'error.generic': 'Algo correu mal. Tente novamente.',

@@ -43,10 +43,18 @@ export const tr: Catalogue = {
   'step.turnSideways': 'Aracın tamamını sığdırmak için telefonunuzu yan çevirin.',
   'step.openCamera': 'Kamerayı aç',
   'step.done': 'Çekildi',
+  'step.stayUpright': 'Dikey devam et',
+  'step.keep': 'Sakla',
+  'hint.dark': 'Çok karanlık: daha aydınlık bir yere geçin.',
+  'hint.bright': 'Çok parlak: doğrudan güneş ışığından ve yansımalardan kaçının.',
+  'hint.moving': 'Telefonu sabit tutun.',
+  'hint.blur': 'Bulanık: sabit durun ve görüntünün netleşmesini bekleyin.',
   'preview.title': 'Fotoğrafı kontrol edin',
   'preview.checking': 'Fotoğraf kontrol ediliyor…',
   'preview.good': 'Fotoğraf iyi görünüyor.',
-  'preview.blur': 'Fotoğraf bulanık. Telefonu sabit tutun ve odaklamak için ekrana dokunun.',
+  'preview.blur':
+    'Fotoğraf bulanık. Telefonu sabit tutun ve çekmeden önce görüntünün netleşmesi için biraz bekleyin.',
+  'preview.blurFocus': 'Fotoğraf bulanık. Telefonu sabit tutun ve odaklamak için ekranda araca dokunun.',
   'preview.dark': 'Fotoğraf çok karanlık. Daha aydınlık bir yere geçin veya ışığı açın.',
   'preview.overexposed': 'Fotoğraf çok parlak. Doğrudan güneş ışığından ve yansımalardan kaçının.',
   'preview.small': 'Fotoğraf çok küçük. Telefonunuzun ana kamerasını kullanın.',
@@ -84,6 +92,17 @@ export const tr: Catalogue = {
   'offline.banner': 'Çevrimdışı · fotoğraflar saklandı',
   'done.title': 'Teşekkürler!',
   'done.body': 'Muayeneniz {name} tarafından alındı. Bu sayfayı kapatabilirsiniz.',
+  'done.reference': 'Referans numaranız: {reference}',
+  'done.next':
+    'Bundan sonra: {name} fotoğraflarınızı inceler ve başka bir şey gerekirse sizinle iletişime geçer.',
+  'camera.allowTitle': 'Kameraya yeniden nasıl izin verilir',
+  'camera.allow.chrome':
+    'Chrome: web adresinin solundaki simgeye dokunun, ardından İzinler › Kamera › İzin ver’i seçin ve sayfayı yenileyin.',
+  'camera.allow.safari':
+    'iPhone’da Safari: adres çubuğundaki “aA” simgesine dokunun, ardından Web Sitesi Ayarları › Kamera › İzin Ver’i seçin ve sayfayı yenileyin.',
+  'camera.allow.firefox':
+    'Firefox: web adresinin solundaki kilide dokunun, engellenen kamera iznini kaldırın ve sayfayı yenileyin.',
+  'camera.allow.other': 'Tarayıcınızda bu sitenin ayarlarını açın, kameraya izin verin ve sayfayı yenileyin.',
   'kind.photo': 'fotoğraf',
   'kind.video': 'video',
   'error.generic': 'Bir sorun oluştu. Lütfen tekrar deneyin.',
