@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { templateFor } from '../../src/domain/personas.js';
 import { cameraFile, expectAccessible, launchPhone, screenshot } from '../helpers/browser.js';
 import {
   openLink,
@@ -117,6 +118,40 @@ describe.skipIf(!chromium)('capture app: photo flow', () => {
       expect(hash.digest('hex')).toBe(item.sha256);
     }
   }, 180_000);
+
+  it('marks on the review a photo kept despite a warning, and opens a photo when it is tapped', async () => {
+    const steps = templateFor('photo').steps.slice(0, 2);
+    const token = await service.token(await service.persona('photo', { steps }));
+    const phone = await launchPhone({ chromium: chromium!, camera: blurredCamera });
+    try {
+      await openLink(phone.page, service.base, token);
+      await phone.page.tap('button.primary');
+      for (let taken = 0; taken < steps.length; taken++) {
+        expect(await shoot(phone.page)).toBe('problem');
+        await usePhoto(phone.page);
+      }
+      await screenIs(phone.page, 'review');
+      const warnings = await phone.page.evaluate(
+        `[...document.querySelectorAll('.item')].map((item) => item.querySelector('.item-warning')?.textContent ?? null)`,
+      );
+      expect(warnings).toEqual(['Kept despite a warning', 'Kept despite a warning']);
+      await screenshot(phone.page, 'capture/en', 'review-kept-warning');
+
+      await phone.page.tap(`button.thumb[aria-label="Open the photo: ${steps[1]!.label}"]`);
+      const view = await phone.page.waitForSelector('.photo-view[role="dialog"] img');
+      await phone.page.waitForFunction(`document.querySelector('.photo-view img').complete`);
+      expect(await view.getAttribute('alt')).toBe(steps[1]!.label);
+      expect(
+        await phone.page.evaluate(`document.querySelector('.photo-view img').naturalWidth`),
+      ).toBeGreaterThan(0);
+      await expectAccessible(phone.page, 'a kept photo opened from the review');
+      await screenshot(phone.page, 'capture/en', 'review-photo-open');
+      await phone.page.keyboard.press('Escape');
+      await phone.page.waitForSelector('.photo-view', { state: 'detached' });
+    } finally {
+      await phone.close();
+    }
+  }, 120_000);
 
   it('speaks the persona’s language: every screen in French', async () => {
     const persona = await service.persona('photo', { language: 'fr' });

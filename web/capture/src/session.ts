@@ -22,6 +22,7 @@ import {
   type StoredCapture,
 } from './storage.js';
 import { UploadQueue } from './uploads.js';
+import type { MessageKey } from './i18n/index.js';
 
 export interface PhotoTaken {
   blob: Blob;
@@ -126,12 +127,12 @@ export class Session {
   }
 
   /** Keeps a photo for its step (replacing an earlier one) and queues its upload. */
-  async keepPhoto(step: Step, photo: PhotoTaken, meta: CaptureMeta): Promise<void> {
+  async keepPhoto(step: Step, photo: PhotoTaken, meta: CaptureMeta, warning?: MessageKey): Promise<void> {
     const limit = this.flow.persona.max_photo_dimension;
     const tooLarge = limit && Math.max(photo.image.width, photo.image.height) > limit;
     const blob = tooLarge ? await scaled(photo.image, limit, 0.92) : photo.blob;
     const thumbnail = await scaled(photo.image, THUMBNAIL_SIDE, 0.7).catch(() => null);
-    await this.keep(step, blob, thumbnail, 'image', meta);
+    await this.keep(step, blob, thumbnail, 'image', meta, warning);
   }
 
   async keepVideo(step: Step, blob: Blob, meta: CaptureMeta): Promise<void> {
@@ -144,6 +145,7 @@ export class Session {
     thumbnail: Blob | null,
     kind: StoredCapture['kind'],
     meta: CaptureMeta,
+    warning?: MessageKey,
   ): Promise<void> {
     const capture: StoredCapture = {
       key: captureKey(this.link, step.id),
@@ -157,6 +159,7 @@ export class Session {
       uploadUrl: null,
       state: 'pending',
       createdAt: Date.now(),
+      ...(warning && { warning }),
     };
     // Stored before anything else: from here on a reload or a dead battery loses nothing.
     await saveCapture(capture).catch(() => undefined);

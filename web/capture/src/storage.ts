@@ -1,6 +1,7 @@
 // What the phone keeps until the server holds it: every capture (its bytes until uploaded, a thumbnail
 // for the list) and where the customer is in the flow, in IndexedDB, so a reload, a killed browser or a
 // dead battery loses nothing. Records are keyed by a hash of the link token, never the token itself.
+import type { MessageKey } from './i18n/index.js';
 
 export interface CaptureMeta {
   source: 'camera' | 'gallery';
@@ -25,6 +26,8 @@ export interface StoredCapture {
   uploadUrl: string | null;
   state: 'pending' | 'done';
   createdAt: number;
+  /** The quality advice the person kept the photo despite, so the review list can say so. */
+  warning?: MessageKey;
 }
 
 export interface Progress {

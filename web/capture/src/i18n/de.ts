@@ -90,6 +90,9 @@ export const de: Catalogue = {
   'review.skipped': 'Übersprungen',
   'review.take': 'Aufnehmen',
   'review.retake': 'Neu aufnehmen',
+  'review.keptWarning': 'Trotz Warnung behalten',
+  'review.openPhoto': 'Foto öffnen: {step}',
+  'review.closePhoto': 'Schließen',
   'review.send': 'Prüfung senden',
   'review.sending': 'Wird gesendet…',
   'review.waitUploads':

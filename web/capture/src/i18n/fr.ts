@@ -89,6 +89,9 @@ export const fr: Catalogue = {
   'review.skipped': 'Passée',
   'review.take': 'Prendre',
   'review.retake': 'Reprendre',
+  'review.keptWarning': 'Gardée malgré un avertissement',
+  'review.openPhoto': 'Ouvrir la photo : {step}',
+  'review.closePhoto': 'Fermer',
   'review.send': 'Envoyer l’inspection',
   'review.sending': 'Envoi…',
   'review.waitUploads':

@@ -84,6 +84,9 @@ export const ja: Catalogue = {
   'review.skipped': 'スキップ済み',
   'review.take': '撮影',
   'review.retake': '撮り直す',
+  'review.keptWarning': '警告がありましたが保存しました',
+  'review.openPhoto': '写真を開く: {step}',
+  'review.closePhoto': '閉じる',
   'review.send': '点検を送信',
   'review.sending': '送信しています…',
   'review.waitUploads':

@@ -85,6 +85,9 @@ export const pt: Catalogue = {
   'review.skipped': 'Saltada',
   'review.take': 'Tirar',
   'review.retake': 'Tirar novamente',
+  'review.keptWarning': 'Mantida apesar de um aviso',
+  'review.openPhoto': 'Abrir a foto: {step}',
+  'review.closePhoto': 'Fechar',
   'review.send': 'Enviar a inspeção',
   'review.sending': 'A enviar…',
   'review.waitUploads':

@@ -29,7 +29,8 @@ export function PhotoPreview(props: {
   /** The camera focuses where the picture is tapped: the blur advice may say so. */
   canFocus: boolean;
   onRetake: () => void;
-  onUse: () => Promise<void>;
+  /** Keeps the photo; `warning` is the advice shown, when the person keeps it despite that. */
+  onUse: (warning?: MessageKey) => Promise<void>;
 }) {
   const { photo, t } = props;
   const url = useObjectUrl(photo.blob);
@@ -54,7 +55,7 @@ export function PhotoPreview(props: {
   const mayKeep = props.step.accept_poor_quality !== false;
   const use = async () => {
     setSaving(true);
-    await props.onUse();
+    await props.onUse(problem);
   };
 
   return (

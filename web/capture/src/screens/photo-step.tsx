@@ -108,8 +108,8 @@ export function PhotoStep(props: StepProps) {
           photo={taken.photo}
           canFocus={typeof camera !== 'string' && camera.canFocus}
           onRetake={() => setTaken(undefined)}
-          onUse={async () => {
-            await session.keepPhoto(step, taken.photo, taken.meta);
+          onUse={async (warning) => {
+            await session.keepPhoto(step, taken.photo, taken.meta, warning);
             props.onDone();
           }}
         />

@@ -6,6 +6,7 @@ import { useFocusHeading, useObjectUrl, useOffline } from '../hooks.js';
 import type { Translate } from '../i18n/index.js';
 import type { Session } from '../session.js';
 import type { UploadState } from '../uploads.js';
+import { PhotoView } from './photo-view.js';
 
 export function Review(props: {
   session: Session;
@@ -19,6 +20,7 @@ export function Review(props: {
   const offline = useOffline();
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string>();
+  const [opened, setOpened] = useState<{ label: string; photo: Blob | null }>();
   const steps = session.steps;
   const held = steps.filter((s) => session.isHeld(s.id)).length;
   const taken = steps.filter((s) => session.captures.has(s.id) || session.isHeld(s.id)).length;
@@ -59,6 +61,12 @@ export function Review(props: {
             key={step.id}
             label={step.label}
             thumbnail={session.captures.get(step.id)?.thumbnail ?? null}
+            warning={session.captures.get(step.id)?.warning !== undefined}
+            onOpen={() => {
+              const capture = session.captures.get(step.id);
+              // The photo itself while the phone still has it, its thumbnail once the server holds it.
+              setOpened({ label: step.label, photo: capture?.blob ?? capture?.thumbnail ?? null });
+            }}
             state={session.queue.state(step.id)}
             skipped={session.progress.skipped.includes(step.id)}
             taken={session.captures.has(step.id) || session.isHeld(step.id)}
@@ -77,6 +85,7 @@ export function Review(props: {
           {failure}
         </p>
       )}
+      {opened && <PhotoView {...opened} t={t} onClose={() => setOpened(undefined)} />}
       <div class="actions sticky">
         <button type="button" class="primary big" disabled={!ready || sending} onClick={() => void send()}>
           {sending ? t('review.sending') : t('review.send')}
@@ -89,6 +98,9 @@ export function Review(props: {
 function Item(props: {
   label: string;
   thumbnail: Blob | null;
+  /** Kept despite the quality check's advice. */
+  warning: boolean;
+  onOpen: () => void;
   state: UploadState | undefined;
   skipped: boolean;
   taken: boolean;
@@ -109,12 +121,22 @@ function Item(props: {
   else status = t('review.uploaded');
   return (
     <li class={`item ${state?.kind ?? (props.taken ? 'waiting' : 'empty')}`}>
-      <div class="thumb" aria-hidden="true">
-        {url && <img src={url} alt="" />}
-      </div>
+      {url ? (
+        <button
+          type="button"
+          class="thumb"
+          aria-label={t('review.openPhoto', { step: props.label })}
+          onClick={props.onOpen}
+        >
+          <img src={url} alt="" />
+        </button>
+      ) : (
+        <div class="thumb" aria-hidden="true" />
+      )}
       <div class="item-text">
         <p class="item-label">{props.label}</p>
         <p class="item-status">{status}</p>
+        {props.taken && props.warning && <p class="item-warning">{t('review.keptWarning')}</p>}
       </div>
       <button
         type="button"
