@@ -1,6 +1,7 @@
-// The inspection's PDF report (docs/portal.md#the-pdf-report, ADR 9): summary, flags in words, every
-// photo with its boxes drawn and its metadata, and the reviewer. Written with PDFKit, a page at a time
-// as the photos are read (one photo in memory at a time), into a stream the route sends as it grows.
+// The inspection's PDF report (docs/portal.md#the-pdf-report, ADR 9): a cover (./report-cover.ts), then
+// the summary, flags in words and estimate, then every photo with its boxes drawn and its metadata.
+// Written with PDFKit, a page at a time as the photos are read (one photo in memory at a time), into a
+// stream the route sends as it grows.
 import { AppError } from '../../domain/errors.js';
 import { flagText } from '../../domain/flags.js';
 import type { InspectionResult } from '../../domain/result/index.js';
