@@ -282,7 +282,13 @@ function drawDamages(doc: PDFKit.PDFDocument, input: ReportInput): void {
       doc,
       [0.7, 0.3],
       [
-        { text: 'Estimate total (its lines are under Repair estimate, on the next page)' },
+        {
+          // The example card's figures are not this client's prices: said here, not only on page 2.
+          text:
+            estimate.rate_card_version === 0
+              ? 'Estimate total, at example rates: the client has no rate card yet'
+              : 'Estimate total (its lines are under Repair estimate, on the next page)',
+        },
         { text: money.format(estimate.total), align: 'right' },
       ],
       { bold: true },
