@@ -1,5 +1,5 @@
 // The estimate table of the PDF report (docs/estimate.md#in-the-portal): one row per line, what a
-// reviewer changed marked, the totals, and the total-loss verdict. Drawn on the report's first pages.
+// reviewer changed marked, the totals, and the total-loss verdict. Drawn on page 2, after the cover.
 import type { EstimatePart } from '../../domain/result/estimate-part.js';
 
 const COLUMNS = [

@@ -1,33 +1,26 @@
-// The inspection's PDF report (docs/portal.md#the-pdf-report, ADR 9): summary, flags in words, every
-// photo with its boxes drawn and its metadata, and the reviewer. Written with PDFKit, a page at a time
-// as the photos are read (one photo in memory at a time), into a stream the route sends as it grows.
+// The inspection's PDF report (docs/portal.md#the-pdf-report, ADR 9): a cover (./report-cover.ts), then
+// the summary, flags in words and estimate, then every photo with its boxes drawn and its metadata.
+// Written with PDFKit, a page at a time as the photos are read (one photo in memory at a time), into a
+// stream the route sends as it grows.
 import { AppError } from '../../domain/errors.js';
 import { flagText } from '../../domain/flags.js';
 import type { InspectionResult } from '../../domain/result/index.js';
 import type { Db } from '../../ports/database.js';
 import type { MediaStorage } from '../../ports/media-storage.js';
 import { visibleInspection } from './access.js';
-import { renderPhoto } from './media-files.js';
 import { privacyRegions, type Box } from './privacy-regions.js';
 import type { PortalCaller } from './sessions.js';
 import { sharedView, type OpenedShare } from './shared-view.js';
 import type { EstimatePart } from '../../domain/result/estimate-part.js';
 import { drawEstimate } from './report-estimate.js';
+import { drawBoxes } from './report-boxes.js';
+import { drawCover, type ExpectedVehicle } from './report-cover.js';
+import { reportPhoto } from './report-photo.js';
+import { COLOURS, MARGIN, human, odometerText, partWords } from './report-style.js';
 
 type MediaResult = InspectionResult['media'][number];
 
 const PHOTO_MAX_SIDE = 1400;
-const MARGIN = 40;
-const COLOURS = {
-  vehicle: '#1d6fd8',
-  damage: '#d32f2f',
-  plate: '#b8860b',
-  vin: '#0f8b8d',
-  odometer: '#7b2cbf',
-  text: '#222222',
-  muted: '#666666',
-};
-
 /** What a page of the report shows of a photo or video (a stored result's item, or a shared one). */
 export type ReportMedia = Pick<
   MediaResult,
@@ -52,6 +45,8 @@ export interface ReportInput {
   /** The client's own facts (agent, input metadata): the portal's report only. */
   facts: [string, string][];
   media: ReportMedia[];
+  /** What the client said of the vehicle (inputMetaData): the portal's report only. */
+  expected?: ExpectedVehicle;
   /** The repair estimate: the portal's report only (a share shows evidence, not prices). */
   estimate?: EstimatePart | undefined;
   /** On a blurred share: the regions each photo is blurred in (people, plates), by media id. */
@@ -95,6 +90,7 @@ export async function reportFor(
       ? `${review.decision ?? 'corrected'} by ${review.reviewer.email} on ${human(review.reviewed_at)}${review.note ? ` — “${review.note}”` : ''}`
       : (inspection.review_decision ?? 'not reviewed'),
     facts: metadataFacts(result),
+    expected: expectedVehicle(result),
     media: result.media,
     estimate: result.estimate,
   });
@@ -157,6 +153,13 @@ async function write(deps: ReportDeps, doc: PDFKit.PDFDocument, input: ReportInp
   if (input.blurred) doc.text('Faces and licence plates are blurred in this report.');
   doc.moveDown();
 
+  facts(doc, [
+    ['Review', input.review],
+    ['Flags', summary.flags.length === 0 ? 'none' : summary.flags.map((f) => flagText(f).label).join(', ')],
+  ]);
+  await drawCover(deps, doc, input);
+
+  doc.addPage();
   heading(doc, 'Summary');
   facts(doc, [
     ['Photos and videos', `${summary.images} photo(s), ${summary.videos} video(s)`],
@@ -206,22 +209,13 @@ async function mediaPage(
   heading(doc, `${item.position + 1}. ${item.original_id ?? item.kind}`);
   const width = doc.page.width - 2 * MARGIN;
   if (item.kind === 'image' && item.width > 0) {
-    const row = await deps.db
-      .selectFrom('media')
-      .select('storage_key')
-      .where('id', '=', item.id)
-      .where('inspection_id', '=', input.inspectionId)
-      .executeTakeFirst();
-    if (row) {
-      const regions = input.blurred?.(item.id) ?? [];
-      const photo = await (
-        await renderPhoto(await deps.storage.get(row.storage_key), { maxSide: PHOTO_MAX_SIDE, regions })
-      ).toBuffer();
+    const photo = await reportPhoto(deps, input, item, PHOTO_MAX_SIDE);
+    if (photo) {
       const maxHeight = doc.page.height / 2;
       const scale = Math.min(width / item.width, maxHeight / item.height);
       const box = { x: MARGIN, y: doc.y, width: item.width * scale, height: item.height * scale };
       doc.image(photo, box.x, box.y, { width: box.width, height: box.height });
-      drawBoxes(doc, box, item, input.blurred !== undefined);
+      drawBoxes(doc, box, item, { blur: input.blurred !== undefined, labels: true });
       // Drawing the labels moved the text cursor: back to the margin, under the photo.
       doc.x = MARGIN;
       doc.y = box.y + box.height + 10;
@@ -249,48 +243,6 @@ async function mediaPage(
       doc,
       item.errors.map((e): [string, string] => [`Not analysed (${e.analyzer})`, e.message]),
     );
-}
-
-/**
- * Vehicles in blue, damages in red, the plate read in gold, over the photo drawn at `area`; with `blur`,
- * the plate (blurred on the photo) is neither framed nor written.
- */
-function drawBoxes(doc: PDFKit.PDFDocument, area: Box, item: ReportMedia, blur: boolean): void {
-  const draw = (box: Box, colour: string, label?: string) => {
-    const x = area.x + box.x * area.width;
-    const y = area.y + box.y * area.height;
-    doc
-      .save()
-      .lineWidth(1.5)
-      .rect(x, y, box.width * area.width, box.height * area.height)
-      .stroke(colour);
-    if (label)
-      doc
-        .fillColor(colour)
-        .font('Helvetica-Bold')
-        .fontSize(8)
-        .text(label, x, Math.max(area.y, y - 10), { lineBreak: false });
-    doc.restore();
-  };
-  for (const vehicle of item.analysis.vehicles?.detections ?? [])
-    draw(vehicle.box, COLOURS.vehicle, vehicle.label);
-  for (const damage of item.analysis.damage?.damages ?? [])
-    draw(
-      damage.box,
-      COLOURS.damage,
-      `${damage.new ? 'new ' : ''}${damage.part ? `${damage.part} ` : ''}${damage.type} (${damage.severity})`,
-    );
-  const text = item.analysis.text;
-  if (text?.plate.box && !blur) draw(text.plate.box, COLOURS.plate, text.plate.read ?? undefined);
-  if (text?.vin.box && !blur) draw(text.vin.box, COLOURS.vin, text.vin.read ?? undefined);
-  if (text?.odometer?.box) draw(text.odometer.box, COLOURS.odometer, odometerText(text.odometer));
-}
-
-/** An odometer reading as a person writes it: `45 218 km`. */
-function odometerText(odometer: { read: number | null; unit: 'km' | 'mi' | null }): string | undefined {
-  if (odometer.read === null) return undefined;
-  const grouped = String(odometer.read).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  return odometer.unit ? `${grouped} ${odometer.unit}` : grouped;
 }
 
 /** `read (expected …, matches|differs)` of one reading. */
@@ -333,7 +285,7 @@ function damageFacts(item: ReportMedia): [string, string][] {
   const damages = item.analysis.damage?.damages ?? [];
   return damages.map((d, i): [string, string] => [
     `Damage ${i + 1}`,
-    `${d.new ? 'new since the previous inspection: ' : ''}${d.part ? `${d.part}: ` : ''}${d.type}, ${d.severity}${d.source === 'reviewer' ? ' (reviewer)' : `, confidence ${Math.round(d.confidence * 100)} %`}`,
+    `${d.new ? 'new since the previous inspection: ' : ''}${d.part ? `${partWords(d.part)}: ` : ''}${d.type}, ${d.severity}${d.source === 'reviewer' ? ' (reviewer)' : `, confidence ${Math.round(d.confidence * 100)} %`}`,
   ]);
 }
 
@@ -365,6 +317,18 @@ function photoFacts(item: ReportMedia, blur: boolean): [string, string][] {
   return rows;
 }
 
+/** The plate, VIN and odometer the client gave (inputMetaData), to set against what the photos read. */
+function expectedVehicle(result: InspectionResult): ExpectedVehicle {
+  const meta = result.client_metadata.input_metadata ?? {};
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+  const odometer = Number(meta['odometer']);
+  return {
+    plate: text(meta['licensePlate']),
+    vin: text(meta['vin']),
+    odometer: meta['odometer'] !== undefined && Number.isFinite(odometer) ? odometer : undefined,
+  };
+}
+
 function metadataFacts(result: InspectionResult): [string, string][] {
   const meta = result.client_metadata;
   const rows: [string, string][] = [];
@@ -386,6 +350,3 @@ function facts(doc: PDFKit.PDFDocument, rows: [string, string][]): void {
     doc.font('Helvetica').fillColor(COLOURS.text).text(value);
   }
 }
-
-/** An ISO time as a reader writes it: `2026-11-23 09:42 UTC`. */
-const human = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
