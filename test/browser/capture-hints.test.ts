@@ -9,6 +9,19 @@ import { openLink, startCaptureService, step, type CaptureService } from '../hel
 
 const chromium = inject('chromium');
 
+/** Run in the page first: counts the track processors made, or takes the browser's away. */
+const FRAMES = {
+  track: `(() => {
+    const Processor = window.MediaStreamTrackProcessor;
+    window.__processors = 0;
+    window.MediaStreamTrackProcessor = function (init) {
+      window.__processors++;
+      return new Processor(init);
+    };
+  })()`,
+  canvas: 'delete window.MediaStreamTrackProcessor',
+};
+
 describe.skipIf(!chromium)('capture app: live hints', () => {
   let service: CaptureService;
   let dir: string;
@@ -25,15 +38,27 @@ describe.skipIf(!chromium)('capture app: live hints', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The live hint a phone with the camera playing `kind` shows within `wait` ms (null: none). */
-  async function hintFor(kind: 'sharp' | 'blurred' | 'dark', wait: number) {
+  /**
+   * The live hint a phone with the camera playing `kind` shows within `wait` ms (null: none). The hints
+   * read the camera's frames where the browser hands them out (Chrome's MediaStreamTrackProcessor);
+   * `canvas`: a browser that does not (Safari, Firefox), where they draw the video into a canvas.
+   */
+  async function hintFor(
+    kind: 'sharp' | 'blurred' | 'dark',
+    wait: number,
+    frames: 'track' | 'canvas' = 'track',
+  ) {
     const phone = await launchPhone({ chromium: chromium!, camera: await cameraFile(dir, kind) });
     try {
       const { page } = phone;
+      await page.addInitScript({ content: FRAMES[frames] });
       await openLink(page, service.base, token);
       await page.tap('button.primary');
       await page.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])');
       const shown = await page.waitForSelector('.live-hint[data-hint]', { timeout: wait }).catch(() => null);
+      expect(await page.evaluate('window.__processors'), 'frames read from the track').toBe(
+        frames === 'track' ? 1 : undefined,
+      );
       if (!shown) return null;
       const hint = { kind: await shown.getAttribute('data-hint'), text: await shown.textContent() };
       await expectAccessible(page, `a live hint (${kind})`);
@@ -46,6 +71,10 @@ describe.skipIf(!chromium)('capture app: live hints', () => {
 
   it('tells a dark camera it is too dark', async () => {
     expect(await hintFor('dark', 5000)).toEqual({ kind: 'dark', text: 'Too dark: move to better light.' });
+  }, 60_000);
+
+  it('tells a blurred camera it is blurred where the browser keeps the camera’s frames to itself', async () => {
+    expect(await hintFor('blurred', 5000, 'canvas')).toMatchObject({ kind: 'blur' });
   }, 60_000);
 
   it('tells a blurred camera it is blurred', async () => {

@@ -1,6 +1,7 @@
 // Live hints while the customer aims: too dark, too bright, blurred, moving. The server's own cheap
-// checks (src/domain/photo-quality.ts) run on small frames of the viewfinder a few times a second:
-//   - exposure on the whole picture drawn 160 px wide;
+// checks (src/domain/photo-quality.ts) run a few times a second on small grey pictures of the
+// viewfinder (grey-frames.ts, taken as cheaply as the browser allows by live-frames.ts):
+//   - exposure on the whole picture 160 px wide;
 //   - sharpness on a 160 × 120 crop of the picture's centre at the scale of the server's 1024 px
 //     preview, so the server's threshold holds (on the whole picture at 160 px every photo looks sharp);
 //     a flat crop (a plain panel) tells nothing of focus and is not judged;
@@ -10,6 +11,8 @@
 import type { RefObject } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BLUR_MIN_VARIANCE, exposureOf, laplacianVariance } from '../../../src/domain/photo-quality.js';
+import { CENTRE_HEIGHT, GREY_WIDTH, type GreyFrames } from './grey-frames.js';
+import { frameSource, type FrameSource, type TimedGreyFrames } from './live-frames.js';
 
 export type LiveHint = 'dark' | 'bright' | 'moving' | 'blur';
 
@@ -18,78 +21,37 @@ export const HINT_INTERVAL_MS = 250;
 /** The name of the measure each analysed frame leaves in `performance`. */
 export const HINT_MEASURE = 'walkaround:live-hint';
 
-const WIDTH = 160;
-const HEIGHT = 120;
-/** The long side of the server's quality preview (images.ts QUALITY_PREVIEW_SIDE). */
-const PREVIEW_SIDE = 1024;
 /** Below this standard deviation of grey levels, the centre crop is too flat to judge focus by. */
 const FLAT_CROP_SD = 12;
 /** Mean change of grey level (0–255) between frames a quarter second apart that means the phone moves. */
 const MOVING_DIFFERENCE = 18;
 
 export class HintReader {
-  private readonly whole = context();
-  private readonly centre = context();
   private previous: Uint8Array | undefined;
   private last: LiveHint | undefined | null = null;
   private frames = 0;
 
-  /** Looks at the video's current frame: the hint to show now (undefined: none). */
-  read(video: HTMLVideoElement): LiveHint | undefined {
-    const { videoWidth: width, videoHeight: height } = video;
-    if (!width || !height) return undefined;
-    const started = performance.now();
-    const found = this.judge(video, width, height);
+  /** Judges a frame's grey pictures: the hint to show now (undefined: none). */
+  read(grey: TimedGreyFrames): LiveHint | undefined {
+    const found = this.judge(grey);
     if (++this.frames % 200 === 0) performance.clearMeasures(HINT_MEASURE);
-    performance.measure(HINT_MEASURE, { start: started });
+    performance.measure(HINT_MEASURE, { start: grey.started });
     // Shown once two frames in a row agree; gone as soon as one does not.
     const shown = found === this.last ? found : undefined;
     this.last = found;
     return shown;
   }
 
-  private judge(video: HTMLVideoElement, width: number, height: number): LiveHint | undefined {
-    const wholeHeight = Math.max(1, Math.round((WIDTH * height) / width));
-    const grey = greyOf(this.whole, video, [0, 0, width, height], WIDTH, wholeHeight);
-    const moved = this.previous?.length === grey.length ? meanDifference(this.previous, grey) : 0;
-    this.previous = grey;
-    const exposure = exposureOf(grey);
+  private judge({ whole, centre }: GreyFrames): LiveHint | undefined {
+    const moved = this.previous?.length === whole.length ? meanDifference(this.previous, whole) : 0;
+    this.previous = whole;
+    const exposure = exposureOf(whole);
     if (exposure.state === 'dark') return 'dark';
     if (exposure.state === 'overexposed') return 'bright';
     if (moved > MOVING_DIFFERENCE) return 'moving';
-
-    // The centre at the preview's scale: a crop of WIDTH × HEIGHT preview pixels.
-    const scale = Math.max(width, height) / PREVIEW_SIDE;
-    const cropWidth = Math.min(width, WIDTH * scale);
-    const cropHeight = Math.min(height, HEIGHT * scale);
-    const crop = [(width - cropWidth) / 2, (height - cropHeight) / 2, cropWidth, cropHeight] as const;
-    const centre = greyOf(this.centre, video, crop, WIDTH, HEIGHT);
     if (standardDeviation(centre) < FLAT_CROP_SD) return undefined;
-    return laplacianVariance(centre, WIDTH, HEIGHT) < BLUR_MIN_VARIANCE ? 'blur' : undefined;
+    return laplacianVariance(centre, GREY_WIDTH, CENTRE_HEIGHT) < BLUR_MIN_VARIANCE ? 'blur' : undefined;
   }
-}
-
-function context(): CanvasRenderingContext2D {
-  const canvas = document.createElement('canvas');
-  return canvas.getContext('2d', { willReadFrequently: true })!;
-}
-
-/** Rec. 601 luma of `source` (x, y, width, height of the video) drawn at `width` × `height`. */
-function greyOf(
-  canvas: CanvasRenderingContext2D,
-  video: HTMLVideoElement,
-  source: readonly [number, number, number, number],
-  width: number,
-  height: number,
-): Uint8Array {
-  if (canvas.canvas.width !== width) canvas.canvas.width = width;
-  if (canvas.canvas.height !== height) canvas.canvas.height = height;
-  canvas.drawImage(video, ...source, 0, 0, width, height);
-  const { data } = canvas.getImageData(0, 0, width, height);
-  const grey = new Uint8Array(width * height);
-  for (let i = 0, j = 0; i < grey.length; i++, j += 4)
-    grey[i] = (299 * data[j]! + 587 * data[j + 1]! + 114 * data[j + 2]!) / 1000;
-  return grey;
 }
 
 function meanDifference(a: Uint8Array, b: Uint8Array): number {
@@ -116,11 +78,26 @@ export function useLiveHint(host: RefObject<HTMLElement | null>, active: boolean
     setHint(undefined);
     if (!active) return;
     const reader = new HintReader();
-    const timer = setInterval(() => {
+    let source: FrameSource | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    // One frame at a time, the next a moment after the last was judged: never two reads at once.
+    const look = async () => {
       const video = host.current?.querySelector('video');
-      if (video && document.visibilityState === 'visible') setHint(reader.read(video));
-    }, HINT_INTERVAL_MS);
-    return () => clearInterval(timer);
+      if (video && document.visibilityState === 'visible') {
+        source ??= frameSource(video);
+        const grey = await source.read().catch(() => undefined);
+        if (stopped) return;
+        if (grey) setHint(reader.read(grey));
+      }
+      timer = setTimeout(() => void look(), HINT_INTERVAL_MS);
+    };
+    timer = setTimeout(() => void look(), HINT_INTERVAL_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      source?.close();
+    };
   }, [active]);
   return hint;
 }
