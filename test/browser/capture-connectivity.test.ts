@@ -125,6 +125,12 @@ describe.skipIf(!chromium)('capture app: connectivity', () => {
       await page.waitForSelector('.offline');
       expect(await page.locator('button.shutter').boundingBox()).toEqual(before);
       expect(await shutterReachable(page)).toBe(true);
+      // The pill covers none of the step's words.
+      const pill = (await page.locator('.offline').boundingBox())!;
+      for (const words of ['.progress-text', '.step h1']) {
+        const box = (await page.locator(words).boundingBox())!;
+        expect(pill.y + pill.height, `the pill's bottom above ${words}`).toBeLessThanOrEqual(box.y);
+      }
       await expectAccessible(page, 'offline pill on the photo step');
       await screenshot(page, 'capture/en', 'step-offline-320');
 

@@ -126,7 +126,7 @@ export function App({ token }: { token: string | undefined }) {
     );
 
   return (
-    <div class="app" data-screen={screen.name}>
+    <div class="app" data-screen={screen.name} data-offline={offline || undefined}>
       {offline && (
         <p class="offline" role="status">
           {t('offline.banner')}
