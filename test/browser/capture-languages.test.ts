@@ -38,7 +38,10 @@ describe.skipIf(!chromium)('capture app: languages', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-languages-'));
-    [service, camera] = await Promise.all([startCaptureService(), cameraFile(dir, 'sharp')]);
+    [service, camera] = await Promise.all([
+      startCaptureService({}, { analyse: false }),
+      cameraFile(dir, 'sharp'),
+    ]);
   }, 120_000);
   afterAll(async () => {
     await service?.close();

@@ -20,12 +20,19 @@ export interface CaptureService {
   close(): Promise<void>;
 }
 
-/** `settings`: service settings beyond the test defaults, e.g. EMBED_ORIGINS. */
-export async function startCaptureService(settings: Record<string, string> = {}): Promise<CaptureService> {
+/**
+ * `settings`: service settings beyond the test defaults, e.g. EMBED_ORIGINS. `analyse: false`: no worker
+ * runs, so a sent inspection waits for its analysis (for tests of the screens only: the analysis of many
+ * photos would take the CPU from the browser).
+ */
+export async function startCaptureService(
+  settings: Record<string, string> = {},
+  options: { analyse?: boolean } = {},
+): Promise<CaptureService> {
   const t = await startTestApp('sqlite', settings);
   let worker: RunningWorker | undefined;
   try {
-    worker = await startWorker(t.deps);
+    if (options.analyse !== false) worker = await startWorker(t.deps);
     const base = await t.listen();
     const secret = { value: '' };
     const receiver = await startReceiver(() => secret.value);
