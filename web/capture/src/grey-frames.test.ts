@@ -3,9 +3,10 @@ import { laplacianVariance } from '../../../src/domain/photo-quality.js';
 import {
   centreCrop,
   CENTRE_HEIGHT,
+  CENTRE_WIDTH,
   greyFramesOf,
-  GREY_WIDTH,
   sample,
+  WHOLE_WIDTH,
   type LumaPlane,
 } from './grey-frames.js';
 
@@ -27,9 +28,9 @@ describe('grey pictures from a luma plane', () => {
   it('keeps the frame’s shape in the whole picture and reads only the plane’s own pixels', () => {
     // Padding bytes (99) past each row's end and before the plane must never be read.
     const frame = greyFramesOf(plane(1280, 960, () => 200, { stride: 1344, offset: 64 }));
-    expect(frame.wholeHeight).toBe(120);
-    expect(frame.whole).toHaveLength(GREY_WIDTH * 120);
-    expect(frame.centre).toHaveLength(GREY_WIDTH * CENTRE_HEIGHT);
+    expect(frame.wholeHeight).toBe(60);
+    expect(frame.whole).toHaveLength(WHOLE_WIDTH * 60);
+    expect(frame.centre).toHaveLength(CENTRE_WIDTH * CENTRE_HEIGHT);
     expect(new Set(frame.whole)).toEqual(new Set([200]));
     expect(new Set(frame.centre)).toEqual(new Set([200]));
   });
@@ -76,7 +77,7 @@ describe('grey pictures from a luma plane', () => {
     const stripes = (x: number) => (Math.floor(x / 2) % 2 ? 220 : 30);
     const small = greyFramesOf(plane(800, 600, stripes));
     const large = greyFramesOf(plane(4096, 3072, stripes));
-    expect(laplacianVariance(small.centre, GREY_WIDTH, CENTRE_HEIGHT)).toBeGreaterThan(1000);
-    expect(laplacianVariance(large.centre, GREY_WIDTH, CENTRE_HEIGHT)).toBeLessThan(40);
+    expect(laplacianVariance(small.centre, CENTRE_WIDTH, CENTRE_HEIGHT)).toBeGreaterThan(1000);
+    expect(laplacianVariance(large.centre, CENTRE_WIDTH, CENTRE_HEIGHT)).toBeLessThan(40);
   });
 });

@@ -2,18 +2,23 @@
 // luma plane: no colour conversion and no scaling of the whole frame, only the few thousand pixels the
 // checks look at. Pure functions over bytes, so they are tested without a browser.
 
-/** The width of both pictures; the whole picture keeps the frame's shape, the centre is 4:3. */
-export const GREY_WIDTH = 160;
+/**
+ * The whole picture's width: its height keeps the frame's shape. Exposure and movement are shares and
+ * means over the picture, which 80 × 60 pixels tell as well as more.
+ */
+export const WHOLE_WIDTH = 80;
+/** The centre picture's size: sharpness needs the detail. */
+export const CENTRE_WIDTH = 160;
 export const CENTRE_HEIGHT = 120;
 /** The long side of the server's quality preview (images.ts QUALITY_PREVIEW_SIDE). */
 const PREVIEW_SIDE = 1024;
 
 export interface GreyFrames {
-  /** The whole picture, GREY_WIDTH wide, `wholeHeight` high (exposure and movement). */
+  /** The whole picture, WHOLE_WIDTH wide, `wholeHeight` high (exposure and movement). */
   whole: Uint8Array;
   wholeHeight: number;
   /**
-   * GREY_WIDTH × CENTRE_HEIGHT pixels of the picture's centre at the scale of the server's preview, so
+   * CENTRE_WIDTH × CENTRE_HEIGHT pixels of the picture's centre at the scale of the server's preview, so
    * the server's sharpness threshold holds (on the whole picture at 160 px every photo looks sharp).
    */
   centre: Uint8Array;
@@ -32,12 +37,12 @@ export interface LumaPlane {
 
 /** The height of the whole picture for a frame of `width` × `height`. */
 export const wholeHeightOf = (width: number, height: number) =>
-  Math.max(1, Math.round((GREY_WIDTH * height) / width));
+  Math.max(1, Math.round((WHOLE_WIDTH * height) / width));
 
 /** The part of a `width` × `height` frame the centre picture shows: x, y, width, height. */
 export function centreCrop(width: number, height: number): [number, number, number, number] {
   const scale = Math.max(width, height) / PREVIEW_SIDE;
-  const cropWidth = Math.min(width, GREY_WIDTH * scale);
+  const cropWidth = Math.min(width, CENTRE_WIDTH * scale);
   const cropHeight = Math.min(height, CENTRE_HEIGHT * scale);
   return [(width - cropWidth) / 2, (height - cropHeight) / 2, cropWidth, cropHeight];
 }
@@ -46,9 +51,9 @@ export function centreCrop(width: number, height: number): [number, number, numb
 export function greyFramesOf(plane: LumaPlane): GreyFrames {
   const wholeHeight = wholeHeightOf(plane.width, plane.height);
   return {
-    whole: sample(plane, [0, 0, plane.width, plane.height], GREY_WIDTH, wholeHeight),
+    whole: sample(plane, [0, 0, plane.width, plane.height], WHOLE_WIDTH, wholeHeight),
     wholeHeight,
-    centre: sample(plane, centreCrop(plane.width, plane.height), GREY_WIDTH, CENTRE_HEIGHT),
+    centre: sample(plane, centreCrop(plane.width, plane.height), CENTRE_WIDTH, CENTRE_HEIGHT),
   };
 }
 

@@ -10,7 +10,8 @@ import {
   centreCrop,
   CENTRE_HEIGHT,
   greyFramesOf,
-  GREY_WIDTH,
+  CENTRE_WIDTH,
+  WHOLE_WIDTH,
   wholeHeightOf,
   type GreyFrames,
 } from './grey-frames.js';
@@ -103,9 +104,9 @@ class CanvasFrames implements FrameSource {
     const started = performance.now();
     const wholeHeight = wholeHeightOf(width, height);
     return {
-      whole: greyOf(this.whole, this.video, [0, 0, width, height], GREY_WIDTH, wholeHeight),
+      whole: greyOf(this.whole, this.video, [0, 0, width, height], WHOLE_WIDTH, wholeHeight),
       wholeHeight,
-      centre: greyOf(this.centre, this.video, centreCrop(width, height), GREY_WIDTH, CENTRE_HEIGHT),
+      centre: greyOf(this.centre, this.video, centreCrop(width, height), CENTRE_WIDTH, CENTRE_HEIGHT),
       started,
     };
   }

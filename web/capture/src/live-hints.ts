@@ -1,7 +1,7 @@
 // Live hints while the customer aims: too dark, too bright, blurred, moving. The server's own cheap
 // checks (src/domain/photo-quality.ts) run a few times a second on small grey pictures of the
 // viewfinder (grey-frames.ts, taken as cheaply as the browser allows by live-frames.ts):
-//   - exposure on the whole picture 160 px wide;
+//   - exposure on the whole picture 80 px wide;
 //   - sharpness on a 160 × 120 crop of the picture's centre at the scale of the server's 1024 px
 //     preview, so the server's threshold holds (on the whole picture at 160 px every photo looks sharp);
 //     a flat crop (a plain panel) tells nothing of focus and is not judged;
@@ -11,7 +11,7 @@
 import type { RefObject } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BLUR_MIN_VARIANCE, exposureOf, laplacianVariance } from '../../../src/domain/photo-quality.js';
-import { CENTRE_HEIGHT, GREY_WIDTH, type GreyFrames } from './grey-frames.js';
+import { CENTRE_HEIGHT, CENTRE_WIDTH, type GreyFrames } from './grey-frames.js';
 import { frameSource, type FrameSource, type TimedGreyFrames } from './live-frames.js';
 
 export type LiveHint = 'dark' | 'bright' | 'moving' | 'blur';
@@ -50,7 +50,7 @@ export class HintReader {
     if (exposure.state === 'overexposed') return 'bright';
     if (moved > MOVING_DIFFERENCE) return 'moving';
     if (standardDeviation(centre) < FLAT_CROP_SD) return undefined;
-    return laplacianVariance(centre, GREY_WIDTH, CENTRE_HEIGHT) < BLUR_MIN_VARIANCE ? 'blur' : undefined;
+    return laplacianVariance(centre, CENTRE_WIDTH, CENTRE_HEIGHT) < BLUR_MIN_VARIANCE ? 'blur' : undefined;
   }
 }
 
