@@ -16,8 +16,11 @@ import {
   type GreyFrames,
 } from './grey-frames.js';
 
-/** Grey pictures of a frame, and when the frame was in hand (what the hints' cost is timed from). */
-export type TimedGreyFrames = GreyFrames & { started: number };
+/**
+ * Grey pictures of a frame; when the frame was in hand, and how long of the time since the page waited
+ * for the copy of its bytes (other tasks ran meanwhile): the hints' own cost is the rest.
+ */
+export type TimedGreyFrames = GreyFrames & { started: number; waited: number };
 
 export interface FrameSource {
   /** The pictures of the next frame; undefined when there is none (the camera stopped). */
@@ -71,7 +74,10 @@ class TrackFrames implements FrameSource {
       const started = performance.now();
       const size = frame.allocationSize();
       if (this.buffer.length < size) this.buffer = new Uint8Array(size);
-      const [luma] = await frame.copyTo(this.buffer);
+      const copying = frame.copyTo(this.buffer);
+      const asked = performance.now();
+      const [luma] = await copying;
+      const waited = performance.now() - asked;
       const plane = {
         data: this.buffer,
         offset: luma!.offset,
@@ -80,7 +86,7 @@ class TrackFrames implements FrameSource {
         height: frame.visibleRect!.height,
         fullRange: frame.colorSpace.fullRange === true,
       };
-      return { ...greyFramesOf(plane), started };
+      return { ...greyFramesOf(plane), started, waited };
     } finally {
       frame.close();
     }
@@ -108,6 +114,7 @@ class CanvasFrames implements FrameSource {
       wholeHeight,
       centre: greyOf(this.centre, this.video, centreCrop(width, height), CENTRE_WIDTH, CENTRE_HEIGHT),
       started,
+      waited: 0,
     };
   }
 
