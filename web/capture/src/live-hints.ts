@@ -91,6 +91,11 @@ export function useLiveHint(host: RefObject<HTMLElement | null>, active: boolean
         const grey = await source.read().catch(() => undefined);
         if (stopped) return;
         if (grey) setHint(reader.read(grey));
+        else {
+          // No frame (the camera's track ended): the next look starts again from the video as it is.
+          source.close();
+          source = undefined;
+        }
       }
       timer = setTimeout(() => void look(), HINT_INTERVAL_MS);
     };
