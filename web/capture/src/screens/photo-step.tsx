@@ -26,7 +26,7 @@ export function PhotoStep(props: StepProps) {
   const [busy, setBusy] = useState(false);
   const [focus, setFocus] = useState<{ x: number; y: number; at: number }>();
   const [refused, setRefused] = useState(false);
-  const { camera, host, ready, state } = useStepCamera('photo', true, [taken, kept]);
+  const { camera, host, ready, state } = useStepCamera('photo', true, !taken && !kept);
   const hint = useLiveHint(host, ready && !taken && !kept && typeof camera !== 'string');
   const portrait = usePortrait();
   const [upright, setUpright] = useState(stayUpright);

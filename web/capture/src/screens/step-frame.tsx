@@ -106,7 +106,8 @@ export type CameraState = 'starting' | 'unavailable' | Camera;
  * back when it goes, its live picture in the one video element of the flow (see live-video.ts), put
  * into `host` whenever it is drawn (again after a preview replaced it). A step after the first finds
  * the camera open and the picture playing: its shutter works in its first frame. `usable` false: the
- * fallback input.
+ * fallback input. `showing`: a value that changes when `host` is drawn anew (compared by identity, so
+ * not a new object every render, which would move the video out and back in at each one).
  */
 export function useStepCamera(kind: 'photo' | 'video', usable: boolean, showing: unknown) {
   const [camera, setCamera] = useState<CameraState>(() =>
