@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { wat } from './web/wat-plugin.js';
 
 export default defineConfig({
+  // The capture app's WebAssembly, for the unit tests of its pure modules.
+  plugins: [wat()],
   test: {
     pool: 'forks',
     // Two files at a time even on two cores: while one file waits on a child process, a browser or a

@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
 import { precompress } from './precompress.js';
+import { wat } from './wat-plugin.js';
 
 export function webAppConfig(app: {
   /** Its folder under web/ and under dist/web/. */
@@ -18,7 +19,9 @@ export function webAppConfig(app: {
     root,
     base: app.base,
     oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-    plugins: [precompress(outDir)],
+    plugins: [wat(), precompress(outDir)],
+    // Workers are bundled apart, with plugins of their own.
+    worker: { format: 'es', plugins: () => [wat()] },
     server: { proxy: { [app.api]: process.env.WALKAROUND_URL ?? 'http://localhost:8080' } },
     build: {
       outDir,

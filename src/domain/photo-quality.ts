@@ -26,16 +26,19 @@ export const EXPOSURE_MAX_CLIPPED_SHARE = 0.25;
 export function laplacianVariance(grey: ArrayLike<number>, width: number, height: number): number {
   let sum = 0;
   let sumOfSquares = 0;
-  let count = 0;
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
       const value = grey[i - 1]! + grey[i + 1]! + grey[i - width]! + grey[i + width]! - 4 * grey[i]!;
       sum += value;
       sumOfSquares += value * value;
-      count++;
     }
   }
-  if (count === 0) return 0;
+  return varianceOf(sum, sumOfSquares, Math.max(0, width - 2) * Math.max(0, height - 2));
+}
+
+/** The variance of `count` values from their sum and their sum of squares (0 for no values). */
+export function varianceOf(sum: number, sumOfSquares: number, count: number): number {
+  if (count <= 0) return 0;
   const mean = sum / count;
   return Math.max(0, sumOfSquares / count - mean * mean);
 }
@@ -50,10 +53,23 @@ export function exposureOf(grey: ArrayLike<number>): QualityPart['exposure'] {
     if (value <= EXPOSURE_DARK_LEVEL) dark++;
     else if (value >= EXPOSURE_BRIGHT_LEVEL) bright++;
   }
-  const pixels = Math.max(1, grey.length);
-  const mean = sum / pixels;
-  const darkShare = dark / pixels;
-  const brightShare = bright / pixels;
+  return exposureFromCounts({ sum, dark, bright, pixels: grey.length });
+}
+
+/**
+ * The exposure of `pixels` grey levels from their sum and the counts of dark (≤ EXPOSURE_DARK_LEVEL)
+ * and bright (≥ EXPOSURE_BRIGHT_LEVEL) ones.
+ */
+export function exposureFromCounts(counts: {
+  sum: number;
+  dark: number;
+  bright: number;
+  pixels: number;
+}): QualityPart['exposure'] {
+  const pixels = Math.max(1, counts.pixels);
+  const mean = counts.sum / pixels;
+  const darkShare = counts.dark / pixels;
+  const brightShare = counts.bright / pixels;
   const state =
     mean < EXPOSURE_MIN_MEAN || darkShare > EXPOSURE_MAX_CLIPPED_SHARE
       ? 'dark'

@@ -48,6 +48,11 @@ export interface PhoneOptions {
   landscape?: boolean;
   /** Narrowest phones: 320 px wide. */
   narrow?: boolean;
+  /**
+   * Keep the app's content security policy in force, as a real phone does. By default the tests bypass
+   * it, since axe-core is injected as a script; so no accessibility check runs under it.
+   */
+  enforceSecurityPolicy?: boolean;
 }
 
 /** A mid-range phone: 390 × 844 CSS pixels, touch, the rear camera a fake device playing `camera`. */
@@ -69,6 +74,7 @@ export async function launchPhone(options: PhoneOptions): Promise<Phone> {
     isMobile: true,
     hasTouch: true,
     locale: options.locale ?? 'en-GB',
+    bypassCSP: !options.enforceSecurityPolicy,
   });
 }
 
@@ -93,10 +99,10 @@ async function launch(
 ): Promise<Phone> {
   const dir = userDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'walkaround-browser-'));
   const context = await chromium.launchPersistentContext(dir, {
-    ...contextOptions,
-    executablePath,
     // axe-core is injected as a script, which the app's content security policy would refuse.
     bypassCSP: true,
+    ...contextOptions,
+    executablePath,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {

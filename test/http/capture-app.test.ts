@@ -20,7 +20,7 @@ const SCRIPT = 'console.log("capture");';
 const SECURITY = {
   'content-security-policy':
     "default-src 'self'; img-src 'self' blob: data: https:; media-src 'self' blob:; connect-src 'self'; " +
-    `style-src 'self' 'unsafe-inline'; script-src 'self' 'sha256-${crypto.createHash('sha256').update(INLINE).digest('base64')}'; ` +
+    `style-src 'self' 'unsafe-inline'; script-src 'self' 'wasm-unsafe-eval' 'sha256-${crypto.createHash('sha256').update(INLINE).digest('base64')}'; ` +
     "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',

@@ -1,6 +1,6 @@
 // Live hints while the customer aims: too dark, too bright, blurred, moving. The server's own cheap
 // checks (src/domain/photo-quality.ts) run a few times a second on small grey pictures of the
-// viewfinder (grey-frames.ts, taken as cheaply as the browser allows by live-frames.ts):
+// viewfinder (grey-frames.ts, in WebAssembly, taken as cheaply as the browser allows by live-frames.ts):
 //   - exposure on the whole picture 80 px wide;
 //   - sharpness on a 160 × 120 crop of the picture's centre at the scale of the server's 1024 px
 //     preview, so the server's threshold holds (on the whole picture at 160 px every photo looks sharp);
@@ -11,16 +11,18 @@
 // take, not the wait for the copy of the frame's bytes, while the page runs other tasks.
 import type { RefObject } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { BLUR_MIN_VARIANCE, exposureOf, laplacianVariance } from '../../../src/domain/photo-quality.js';
-import { CENTRE_HEIGHT, CENTRE_WIDTH, type GreyFrames } from './grey-frames.js';
-import { frameSource, type FrameSource, type TimedGreyFrames } from './live-frames.js';
+import { BLUR_MIN_VARIANCE } from '../../../src/domain/photo-quality.js';
+import type { PictureMeasures } from './grey-frames.js';
+import { frameSource, type FrameSource, type MeasuredFrame } from './live-frames.js';
 
 export type LiveHint = 'dark' | 'bright' | 'moving' | 'blur';
 
 /** How often a frame is looked at. */
 export const HINT_INTERVAL_MS = 250;
-/** The name of the measure each analysed frame leaves in `performance`. */
+/** The name of the measure each analysed frame leaves in `performance`: the page's own time on it. */
 export const HINT_MEASURE = 'walkaround:live-hint';
+/** The same for the hint worker's time on the frame, where a worker measured it. */
+export const HINT_WORKER_MEASURE = 'walkaround:live-hint-worker';
 
 /** Below this standard deviation of grey levels, the centre crop is too flat to judge focus by. */
 const FLAT_CROP_SD = 12;
@@ -28,49 +30,32 @@ const FLAT_CROP_SD = 12;
 const MOVING_DIFFERENCE = 18;
 
 export class HintReader {
-  private previous: Uint8Array | undefined;
   private last: LiveHint | undefined | null = null;
   private frames = 0;
 
-  /** Judges a frame's grey pictures: the hint to show now (undefined: none). */
-  read(grey: TimedGreyFrames): LiveHint | undefined {
-    const found = this.judge(grey);
-    if (++this.frames % 200 === 0) performance.clearMeasures(HINT_MEASURE);
-    const duration = performance.now() - grey.started - grey.waited;
-    performance.measure(HINT_MEASURE, { start: grey.started, duration });
+  /** Judges a measured frame: the hint to show now (undefined: none). */
+  read({ measures, started, waited, workerBusy }: MeasuredFrame): LiveHint | undefined {
+    const found = judge(measures);
+    if (++this.frames % 200 === 0) {
+      performance.clearMeasures(HINT_MEASURE);
+      performance.clearMeasures(HINT_WORKER_MEASURE);
+    }
+    performance.measure(HINT_MEASURE, { start: started, duration: performance.now() - started - waited });
+    if (workerBusy !== undefined)
+      performance.measure(HINT_WORKER_MEASURE, { start: started, duration: workerBusy });
     // Shown once two frames in a row agree; gone as soon as one does not.
     const shown = found === this.last ? found : undefined;
     this.last = found;
     return shown;
   }
-
-  private judge({ whole, centre }: GreyFrames): LiveHint | undefined {
-    const moved = this.previous?.length === whole.length ? meanDifference(this.previous, whole) : 0;
-    this.previous = whole;
-    const exposure = exposureOf(whole);
-    if (exposure.state === 'dark') return 'dark';
-    if (exposure.state === 'overexposed') return 'bright';
-    if (moved > MOVING_DIFFERENCE) return 'moving';
-    if (standardDeviation(centre) < FLAT_CROP_SD) return undefined;
-    return laplacianVariance(centre, CENTRE_WIDTH, CENTRE_HEIGHT) < BLUR_MIN_VARIANCE ? 'blur' : undefined;
-  }
 }
 
-function meanDifference(a: Uint8Array, b: Uint8Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-  return sum / a.length;
-}
-
-function standardDeviation(values: Uint8Array): number {
-  let sum = 0;
-  let squares = 0;
-  for (const value of values) {
-    sum += value;
-    squares += value * value;
-  }
-  const mean = sum / values.length;
-  return Math.sqrt(Math.max(0, squares / values.length - mean * mean));
+function judge({ exposure, moved, centreDeviation, sharpness }: PictureMeasures): LiveHint | undefined {
+  if (exposure.state === 'dark') return 'dark';
+  if (exposure.state === 'overexposed') return 'bright';
+  if (moved > MOVING_DIFFERENCE) return 'moving';
+  if (centreDeviation < FLAT_CROP_SD) return undefined;
+  return sharpness < BLUR_MIN_VARIANCE ? 'blur' : undefined;
 }
 
 /** The hint for the live picture in `host`, read while `active` (the camera shows, nothing covers it). */
@@ -88,9 +73,16 @@ export function useLiveHint(host: RefObject<HTMLElement | null>, active: boolean
       const video = host.current?.querySelector('video');
       if (video && document.visibilityState === 'visible') {
         source ??= frameSource(video);
-        const grey = await source.read().catch(() => undefined);
+        let measured: MeasuredFrame | undefined;
+        try {
+          measured = await source.read();
+        } catch {
+          // No hints can be had here (a policy refuses WebAssembly): the customer simply gets none.
+          source.close();
+          return;
+        }
         if (stopped) return;
-        if (grey) setHint(reader.read(grey));
+        if (measured) setHint(reader.read(measured));
         else {
           // No frame (the camera's track ended): the next look starts again from the video as it is.
           source.close();
