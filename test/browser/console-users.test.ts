@@ -130,6 +130,26 @@ describe.skipIf(!chromium)('console users and messages in a browser', () => {
     await expectAccessible(page, 'users, invited');
     await screenshot(page, 'console', 'users-invited');
 
+    // The same address again: refused at the e-mail field in plain words, the API's behind "More".
+    await page.click('button:has-text("Invite a user")');
+    await page.fill('#invite-email', 'claims.lead@acme.test');
+    await page.selectOption('#invite-client', { label: 'Acme Insurance' });
+    await page.click('button:has-text("Send invitation")');
+    const taken = page.locator('#invite-email ~ .field-error');
+    await taken.waitFor();
+    expect(await taken.locator('p').first().textContent()).toMatch(
+      /^Someone with this e-mail address is a user/,
+    );
+    expect(await page.getAttribute('#invite-email', 'aria-invalid')).toBe('true');
+    expect(await page.getAttribute('#invite-email', 'aria-describedby')).toBe('email-error');
+    await taken.locator('summary').click();
+    expect(await taken.locator('details p').textContent()).toBe(
+      'A user with e-mail claims.lead@acme.test exists already',
+    );
+    await expectAccessible(page, 'users, invitation refused');
+    await screenshot(page, 'console', 'users-invite-taken');
+    await page.click('.invite-form button:has-text("Cancel")');
+
     // A role changes in the row; the user's sessions end.
     const viewer = page.locator('table.user-list tbody tr', { hasText: 'client_viewer-' });
     await viewer.locator('button:has-text("Change role")').click();

@@ -1,8 +1,14 @@
 // The users page's forms: an invitation (e-mail, role, and for operators the client), and a change of
 // role (and client). A client admin offers only their client's roles: the API refuses them an operator.
 import { useState } from 'preact/hooks';
-import { api, errorText, type Answer, type Me, type Role } from '../../api.js';
-import { ErrorNotice } from '../../components/notices.js';
+import { api, type Answer, type Me, type Role } from '../../api.js';
+import {
+  failureOf,
+  FieldError,
+  invalidProps,
+  type Failure,
+  type FailureRule,
+} from '../../components/field-error.js';
 import { field } from '../../form.js';
 
 export type PortalUser = Answer<'/portal/api/users'>['users'][number];
@@ -20,6 +26,17 @@ const ROLE_HELP: Record<Role, string> = {
   client_viewer: "their client's inspections, read only",
 };
 
+/** A user the API refused (USER_INVALID, docs/errors.md), said at the field to change. */
+const USER_FAILURES: FailureRule[] = [
+  [
+    /exists already/,
+    'email',
+    'Someone with this e-mail address is a user already. Find them in the list to change their role or send them a new link.',
+  ],
+  [/^Choose the client/, 'client_id', 'Choose the client this user works for.'],
+  [/^You cannot change your own role/, 'role', 'You cannot change your own role: ask another administrator.'],
+];
+
 /** A client to choose, as the list of clients gives it. */
 type Client = Answer<'/portal/api/clients'>['clients'][number];
 
@@ -35,12 +52,14 @@ function RoleAndClient({
   idPrefix,
   role: initialRole,
   clientId,
+  failure,
 }: {
   me: Me;
   clients: Client[];
   idPrefix: string;
   role: Role;
   clientId: string | null;
+  failure: Failure | undefined;
 }) {
   const [role, setRole] = useState<Role>(initialRole);
   return (
@@ -53,6 +72,7 @@ function RoleAndClient({
           value={role}
           onChange={(e) => setRole(e.currentTarget.value as Role)}
           aria-describedby={`${idPrefix}-role-help`}
+          {...invalidProps(failure, 'role')}
         >
           {rolesFor(me).map((r) => (
             <option key={r} value={r}>
@@ -63,11 +83,18 @@ function RoleAndClient({
         <span id={`${idPrefix}-role-help`} class="muted small">
           Sees {ROLE_HELP[role]}.
         </span>
+        <FieldError failure={failure} field="role" />
       </div>
       {me.user.role === 'operator' && role !== 'operator' && (
         <div class="field">
           <label for={`${idPrefix}-client`}>Client</label>
-          <select id={`${idPrefix}-client`} name="client_id" defaultValue={clientId ?? ''} required>
+          <select
+            id={`${idPrefix}-client`}
+            name="client_id"
+            defaultValue={clientId ?? ''}
+            required
+            {...invalidProps(failure, 'client_id')}
+          >
             <option value="" disabled>
               Choose a client
             </option>
@@ -77,6 +104,7 @@ function RoleAndClient({
               </option>
             ))}
           </select>
+          <FieldError failure={failure} field="client_id" />
         </div>
       )}
     </>
@@ -107,7 +135,7 @@ export function InviteForm({
   onSent: (sent: SentLink) => void;
   onCancel: () => void;
 }) {
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Failure>();
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -121,7 +149,7 @@ export function InviteForm({
         }),
       );
     } catch (failure) {
-      setError(errorText(failure));
+      setError(failureOf(failure, USER_FAILURES));
       setBusy(false);
     }
   };
@@ -135,7 +163,15 @@ export function InviteForm({
       <div class="invite-fields">
         <div class="field">
           <label for="invite-email">E-mail</label>
-          <input id="invite-email" name="email" type="email" autocomplete="off" required />
+          <input
+            id="invite-email"
+            name="email"
+            type="email"
+            autocomplete="off"
+            required
+            {...invalidProps(error, 'email')}
+          />
+          <FieldError failure={error} field="email" />
         </div>
         <RoleAndClient
           me={me}
@@ -143,9 +179,10 @@ export function InviteForm({
           idPrefix="invite"
           role="client_viewer"
           clientId={defaultClient}
+          failure={error}
         />
       </div>
-      <ErrorNotice text={error} />
+      <FieldError failure={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Sending…' : 'Send invitation'}
@@ -171,7 +208,7 @@ export function RoleForm({
   onSaved: (user: PortalUser) => void;
   onCancel: () => void;
 }) {
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Failure>();
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -182,7 +219,7 @@ export function RoleForm({
       const params = { path: { id: user.id } };
       onSaved(await api.PATCH('/portal/api/users/{id}', { params, body: chosen(form, me) }));
     } catch (failure) {
-      setError(errorText(failure));
+      setError(failureOf(failure, USER_FAILURES));
       setBusy(false);
     }
   };
@@ -194,9 +231,10 @@ export function RoleForm({
         idPrefix={`edit-${user.id}`}
         role={user.role}
         clientId={user.client_id}
+        failure={error}
       />
       <p class="muted small">Their sessions end: they sign in again with the new role.</p>
-      <ErrorNotice text={error} />
+      <FieldError failure={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           Save role
