@@ -6,7 +6,11 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmtpSettings } from '../../src/config.js';
-import { createOperatorFetch, operatorGuard } from '../../src/adapters/fetch/operator-fetch.js';
+import {
+  createOperatorFetch,
+  operatorGuard,
+  type OperatorFetch,
+} from '../../src/adapters/fetch/operator-fetch.js';
 import { createNotifier } from '../../src/adapters/notify/notifier.js';
 import { createJsonSms } from '../../src/adapters/notify/sms-json.js';
 import { createTwilioSms } from '../../src/adapters/notify/sms-twilio.js';
@@ -69,6 +73,8 @@ interface Provider {
  */
 const bodyPart = (part: string) => part.replace(/\r\n/g, '\n').replace(/\n$/, '');
 
+/** How long an SMS provider that never replies is waited for here. */
+const SILENT_PROVIDER_MS = 1000;
 const SMTP_PASSWORD = 'smtp-pa55word-never-shown';
 const SMS_TOKEN = 'sms-token-never-shown';
 const TWILIO_SID = 'AC0123456789abcdef0123456789abcdef';
@@ -147,7 +153,13 @@ function smsProvider(
       };
     },
     notifier(port, opts = {}) {
-      const fetch = createOperatorFetch({ connectTimeoutMs: 5000, timeoutMs: 15_000, maxRedirects: 0 });
+      const operator = createOperatorFetch({ connectTimeoutMs: 5000, timeoutMs: 15_000, maxRedirects: 0 });
+      // A provider that never replies fails after a second here, not after the adapters' 15 s: the
+      // timeout's effect is what is tested, not its length.
+      const fetch: OperatorFetch = {
+        request: (url, init) => operator.request(url, { ...init, timeoutMs: SILENT_PROVIDER_MS }),
+        close: () => operator.close(),
+      };
       const url = `http://127.0.0.1:${port}`;
       const sms =
         shape === 'json'
