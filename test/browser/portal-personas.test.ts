@@ -108,6 +108,33 @@ describe.skipIf(!chromium)('persona editor in a browser', () => {
     await screenshot(page, 'portal', 'persona-editor-saved', { fullPage: true });
   }, 120_000);
 
+  it('says what must change at its field, in plain words, before saving', async () => {
+    const { page } = desk;
+    // A new step left without a title: said at that step's title, the step open, before anything is sent.
+    await page.click('button:has-text("Add a step")');
+    await page.click('button:has-text("Save changes")');
+    const title = page.locator('#s-11-label ~ .field-error');
+    await title.waitFor();
+    expect(await title.locator('p').first().textContent()).toBe(
+      'Give this step a title, of at most 100 characters.',
+    );
+    expect(await page.getAttribute('#s-11-label', 'aria-invalid')).toBe('true');
+    // The field is far below the button: it is brought into view, the cursor in it.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('s-11-label');
+    expect(await page.locator('#s-11-label').isVisible()).toBe(true);
+    await expectAccessible(page, 'persona editor, a step refused');
+    await screenshot(page, 'portal', 'persona-editor-step-refused');
+    await page.click('button:has-text("Discard changes")');
+
+    // No name: said at the name.
+    await page.fill('#p-name', '');
+    await page.click('button:has-text("Save changes")');
+    const name = page.locator('#p-name ~ .field-error');
+    await name.waitFor();
+    expect(await name.locator('p').first().textContent()).toBe('Give the capture flow a name.');
+    await page.click('button:has-text("Discard changes")');
+  }, 60_000);
+
   it('makes a test link with a QR code', async () => {
     const { page } = desk;
     await page.click('button:has-text("Send me a test link")');

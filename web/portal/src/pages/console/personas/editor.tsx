@@ -1,12 +1,20 @@
 // One capture flow's editor: its steps (order, words per language, outline, required, gallery), video
 // length, language and branding, beside a live preview of the customer's screen; changes are saved
 // together. The logo is uploaded at once, and a test link opens the saved flow on a phone.
-import { useState } from 'preact/hooks';
-import { api, errorText } from '../../../api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../../../api.js';
+import {
+  errorId,
+  failureOf,
+  FieldError,
+  invalidProps,
+  type Failure,
+} from '../../../components/field-error.js';
 import { ErrorNotice, Loading } from '../../../components/notices.js';
 import { useLoad } from '../../../data.js';
 import { consoleHref } from '../../../router.js';
 import { CapturePreview, type PreviewScreen } from './preview.js';
+import { draftFailure, PERSONA_FAILURES, stepOfFailure } from './persona-failures.js';
 import { StepList } from './steps.js';
 import { TestLinkPanel } from './test-link.js';
 import { inLanguage, LANGUAGE_CODES, LANGUAGES, type Language, type Persona } from './types.js';
@@ -21,7 +29,19 @@ export function PersonaEditor({ id }: { id: string }) {
   const draft = edited ?? saved;
   const [screen, setScreen] = useState<PreviewScreen>(0);
   const [untranslated, setUntranslated] = useState<string[]>([]);
-  const [status, setStatus] = useState<{ kind: 'error' | 'done'; text: string }>();
+  /** What the last save or upload did: done, or the failure (at its field when it has one). */
+  const [status, setStatus] = useState<
+    { kind: 'done'; text: string } | { kind: 'error'; failure: Failure }
+  >();
+  const failure = status?.kind === 'error' ? status.failure : undefined;
+  // The buttons are at the top, the field may be far below: bring it into view and put the cursor in it.
+  useEffect(() => {
+    if (!failure?.field) return;
+    const field = document.querySelector<HTMLElement>('.persona-editor [aria-invalid="true"]');
+    const shown = field ?? document.getElementById(errorId(failure.field));
+    shown?.scrollIntoView({ block: 'center' });
+    field?.focus({ preventScroll: true });
+  }, [failure]);
   const [busy, setBusy] = useState(false);
 
   if (!saved || !draft)
@@ -50,6 +70,12 @@ export function PersonaEditor({ id }: { id: string }) {
 
   /** Saves every change; true when it was saved. */
   const save = async (): Promise<boolean> => {
+    const problem = draftFailure(draft);
+    if (problem) {
+      setStatus({ kind: 'error', failure: problem.failure });
+      if (problem.step !== undefined) setScreen(problem.step);
+      return false;
+    }
     setBusy(true);
     try {
       const brandName = draft.branding.name?.trim();
@@ -77,7 +103,11 @@ export function PersonaEditor({ id }: { id: string }) {
       setStatus({ kind: 'done', text: 'Saved. New links open the flow as it is now.' });
       return true;
     } catch (e) {
-      setStatus({ kind: 'error', text: errorText(e) });
+      const refused = failureOf(e, PERSONA_FAILURES);
+      setStatus({ kind: 'error', failure: refused });
+      // A step's failure opens that step, where its fields are.
+      const step = stepOfFailure(refused, draft.steps);
+      if (step !== undefined) setScreen(step);
       return false;
     } finally {
       setBusy(false);
@@ -101,7 +131,7 @@ export function PersonaEditor({ id }: { id: string }) {
       setEdited({ ...draft, branding: { ...draft.branding, logoUrl: answer.branding.logoUrl } });
       setStatus({ kind: 'done', text: file ? 'Logo uploaded.' : 'Logo removed.' });
     } catch (e) {
-      setStatus({ kind: 'error', text: errorText(e) });
+      setStatus({ kind: 'error', failure: failureOf(e, []) });
     } finally {
       setBusy(false);
     }
@@ -131,14 +161,12 @@ export function PersonaEditor({ id }: { id: string }) {
           </button>
         </div>
       </div>
-      {status && (
-        <p
-          class={status.kind === 'error' ? 'error' : 'notice done'}
-          role={status.kind === 'error' ? 'alert' : 'status'}
-        >
+      {status?.kind === 'done' && (
+        <p class="notice done" role="status">
           {status.text}
         </p>
       )}
+      <FieldError failure={failure} />
       <div class="editor-columns">
         <div class="editor-form">
           <section class="panel" aria-labelledby="general-title">
@@ -151,7 +179,9 @@ export function PersonaEditor({ id }: { id: string }) {
                   value={draft.name}
                   maxLength={200}
                   onInput={(e) => change({ name: e.currentTarget.value })}
+                  {...invalidProps(failure, 'name')}
                 />
+                <FieldError failure={failure} field="name" />
               </div>
               <div class="field">
                 <label for="p-language">Language customers see</label>
@@ -178,6 +208,7 @@ export function PersonaEditor({ id }: { id: string }) {
                       max={600}
                       value={draft.video_min_seconds ?? ''}
                       onInput={(e) => change({ video_min_seconds: Number(e.currentTarget.value) || null })}
+                      {...invalidProps(failure, 'video_seconds')}
                     />
                   </div>
                   <div class="field">
@@ -189,8 +220,10 @@ export function PersonaEditor({ id }: { id: string }) {
                       max={600}
                       value={draft.video_max_seconds ?? ''}
                       onInput={(e) => change({ video_max_seconds: Number(e.currentTarget.value) || null })}
+                      {...invalidProps(failure, 'video_seconds')}
                     />
                   </div>
+                  <FieldError failure={failure} field="video_seconds" />
                 </>
               )}
               <label class="check">
@@ -286,6 +319,7 @@ export function PersonaEditor({ id }: { id: string }) {
             selected={typeof screen === 'number' ? screen : undefined}
             onSelect={setScreen}
             onChange={(steps) => change({ steps })}
+            failure={failure}
           />
         </div>
 

@@ -2,6 +2,7 @@
 // for when it changes), its outline, whether it is required and whether a poor photo may be kept. Moved
 // with buttons (keyboard and screen readers alike), added at the end, removed.
 import { OVERLAY_NAMES } from '../../../../../capture/src/overlays/index.js';
+import { FieldError, invalidProps, type Failure } from '../../../components/field-error.js';
 import { LANGUAGE_CODES, LANGUAGES, type Language, type Persona, type Step, type Words } from './types.js';
 
 /** The outlines by what a person calls them; `frame` has no art of its own: corner brackets. */
@@ -35,8 +36,10 @@ export function StepList(props: {
   selected: number | undefined;
   onSelect: (index: number) => void;
   onChange: (steps: Step[]) => void;
+  /** The last save's failure: shown here when it is about the steps or the selected step's fields. */
+  failure: Failure | undefined;
 }) {
-  const { persona, selected } = props;
+  const { persona, selected, failure } = props;
   const steps = persona.steps;
   const language = persona.language as Language;
 
@@ -84,6 +87,7 @@ export function StepList(props: {
           In the order customers take them. Edit a step to change it and see it in the preview.
         </span>
       </div>
+      <FieldError failure={failure} field="steps" />
       <ol class="steps">
         {steps.map((step, index) => (
           <li
@@ -150,7 +154,9 @@ export function StepList(props: {
                       maxLength={100}
                       required
                       onInput={(e) => update(index, { label: e.currentTarget.value })}
+                      {...invalidProps(failure, 'step_label')}
                     />
+                    <FieldError failure={failure} field="step_label" />
                   </div>
                   <div class="field">
                     <label for={`s-${index}-overlay`}>Outline over the camera</label>
@@ -174,7 +180,9 @@ export function StepList(props: {
                       maxLength={1000}
                       rows={2}
                       onInput={(e) => update(index, { instructions: e.currentTarget.value })}
+                      {...invalidProps(failure, 'step_instructions')}
                     />
+                    <FieldError failure={failure} field="step_instructions" />
                   </div>
                   <label class="check">
                     <input
@@ -195,6 +203,7 @@ export function StepList(props: {
                     </label>
                   )}
                 </div>
+                <FieldError failure={failure} field="step_translations" />
                 <details class="translations">
                   <summary>
                     Words in other languages (
