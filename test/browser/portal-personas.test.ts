@@ -120,7 +120,7 @@ describe.skipIf(!chromium)('persona editor in a browser', () => {
     );
     expect(await page.getAttribute('#s-11-label', 'aria-invalid')).toBe('true');
     // The field is far below the button: it is brought into view, the cursor in it.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('s-11-label');
+    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('s-11-label');
     expect(await page.locator('#s-11-label').isVisible()).toBe(true);
     await expectAccessible(page, 'persona editor, a step refused');
     await screenshot(page, 'portal', 'persona-editor-step-refused');
