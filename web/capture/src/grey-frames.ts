@@ -1,7 +1,7 @@
 // The small grey pictures the live hints judge (see live-hints.ts), and their measures. The pixel loops
 // run in WebAssembly (hint-kernels.wat), compiled before the first frame: in JavaScript the first
-// frames of a visit ran in V8's interpreter, 70–90 ms on a throttled phone against a few ms once
-// compiled (docs/adr/0020-live-hints-in-webassembly.md). A camera frame's bytes are copied straight into
+// frames of a visit ran in V8's interpreter, several times slower than once compiled
+// (docs/adr/0020-live-hints-in-webassembly.md). A camera frame's bytes are copied straight into
 // the module's memory, and the pictures are sampled from its own luma plane: no colour conversion and
 // no scaling of the whole frame, only the few thousand pixels the checks look at.
 import {

@@ -1,6 +1,6 @@
-;; The live hints' pixel loops (see hint-kernels.ts and docs/adr/0020-live-hints-in-webassembly.md).
+;; The live hints' pixel loops (see grey-frames.ts and docs/adr/0020-live-hints-in-webassembly.md).
 ;; WebAssembly runs them compiled from the first frame: the same loops in JavaScript ran in V8's
-;; interpreter for the first frames of a visit, 70-90 ms on a throttled phone instead of a few.
+;; interpreter for the first frames of a visit, several times slower than once compiled.
 ;; Every result is an exact integer sum; the thresholds and the arithmetic on the sums stay in
 ;; TypeScript (src/domain/photo-quality.ts), shared with the server.
 (module
