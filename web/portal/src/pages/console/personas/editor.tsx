@@ -68,12 +68,17 @@ export function PersonaEditor({ id }: { id: string }) {
     setUntranslated(translated.untranslated);
   };
 
+  /** Says a failure at its field, and opens the step it is about (where that step's fields are). */
+  const refuse = (failure: Failure, step: number | undefined) => {
+    setStatus({ kind: 'error', failure });
+    if (step !== undefined) setScreen(step);
+  };
+
   /** Saves every change; true when it was saved. */
   const save = async (): Promise<boolean> => {
     const problem = draftFailure(draft);
     if (problem) {
-      setStatus({ kind: 'error', failure: problem.failure });
-      if (problem.step !== undefined) setScreen(problem.step);
+      refuse(problem.failure, problem.step);
       return false;
     }
     setBusy(true);
@@ -104,10 +109,7 @@ export function PersonaEditor({ id }: { id: string }) {
       return true;
     } catch (e) {
       const refused = failureOf(e, PERSONA_FAILURES);
-      setStatus({ kind: 'error', failure: refused });
-      // A step's failure opens that step, where its fields are.
-      const step = stepOfFailure(refused, draft.steps);
-      if (step !== undefined) setScreen(step);
+      refuse(refused, stepOfFailure(refused, draft.steps));
       return false;
     } finally {
       setBusy(false);
