@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { PHOTOS } from '../../../test/helpers/media.js';
 import type { RgbImage } from '../ocr/types.js';
-import { comparePhotos } from './compare.js';
+import { comparePhotos, type ChangeRegion } from './compare.js';
 
 const WIDTH = 800;
 const HEIGHT = 600;
@@ -39,6 +39,14 @@ function withPanel(
   return { ...image, data };
 }
 
+/** `region` covers `box`, within a few pixels' margin (from the joining of its pixels). */
+function expectCovering(region: ChangeRegion, box: { x: number; y: number; width: number; height: number }) {
+  expect(region.box.x).toBeLessThanOrEqual(box.x + 0.01);
+  expect(region.box.y).toBeLessThanOrEqual(box.y + 0.01);
+  expect(region.box.x + region.box.width).toBeGreaterThanOrEqual(box.x + box.width - 0.01);
+  expect(region.box.y + region.box.height).toBeGreaterThanOrEqual(box.y + box.height - 0.01);
+}
+
 // The car of scenetext01.jpg, seen again turned by 2° and 5 % nearer.
 const CAR = { x: 0.05, y: 0.35, width: 0.6, height: 0.55 };
 
@@ -54,13 +62,20 @@ describe('comparePhotos', () => {
     expect(changed.status).toBe('compared');
     const regions = changed.status === 'compared' ? changed.regions : [];
     expect(regions).toHaveLength(1);
-    const [region] = regions;
-    // The region covers the panel (a few pixels' margin from the joining of its pixels).
-    expect(region!.box.x).toBeLessThanOrEqual(panel.x + 0.01);
-    expect(region!.box.y).toBeLessThanOrEqual(panel.y + 0.01);
-    expect(region!.box.x + region!.box.width).toBeGreaterThanOrEqual(panel.x + panel.width - 0.01);
-    expect(region!.box.y + region!.box.height).toBeGreaterThanOrEqual(panel.y + panel.height - 0.01);
-    expect(region!.score).toBeGreaterThan(0);
+    expectCovering(regions[0]!, panel);
+    expect(regions[0]!.score).toBeGreaterThan(0);
+  });
+
+  it('gives the regions in the whole photo when the vehicle box lies away from its edges', async () => {
+    // The maps are made around the box only: their regions must come back to the photo's frame.
+    const box = { x: 0.2, y: 0.45, width: 0.4, height: 0.42 };
+    const panel = { x: 0.3, y: 0.6, width: 0.12, height: 0.1 };
+    const before = await view('scenetext01.jpg');
+    const after = withPanel(await view('scenetext01.jpg', 2, 1.05), panel, 250);
+    const result = await comparePhotos(before, after, box);
+    const regions = result.status === 'compared' ? result.regions : [];
+    expect(regions).toHaveLength(1);
+    expectCovering(regions[0]!, panel);
   });
 
   it('finds a change joined to the edge of the box by a change around the vehicle', async () => {

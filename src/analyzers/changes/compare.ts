@@ -12,7 +12,8 @@
 import { convexHull } from '../ocr/geometry.js';
 import type { PreviewSize } from '../prepare.js';
 import type { FractionBox, Point, RgbImage } from '../ocr/types.js';
-import { withMats, type Cv, type Mat } from './opencv.js';
+import { withMats, type Cv, type Keep, type Mat } from './opencv.js';
+import { register, type PixelBox } from './register.js';
 
 export interface ChangeRegion {
   /** In the later photo, as fractions of its width and height. */
@@ -38,15 +39,6 @@ const COMPARE_SIDE = 768;
  * resized by area: 49/64, 0.25, 0.25).
  */
 export const COMPARISON_PREVIEW: PreviewSize = { maxSide: COMPARE_SIDE, kernel: 'mitchell' };
-const FEATURES = 3000;
-/** The features of the later photo are taken this far (a share of the box) inside the vehicle's box. */
-const FEATURE_MARGIN = 0.15;
-/** Lowe's ratio: a match is kept when clearly better than the second best. */
-const MATCH_RATIO = 0.8;
-const RANSAC_PIXELS = 3;
-/** Fewer inliers than this, or less than this share of the matches, and the pair is not aligned. */
-const MIN_INLIERS = 25;
-const MIN_INLIER_SHARE = 0.2;
 /** Sensor and JPEG noise is smoothed away first: blur sigma (pixels). */
 const NOISE_SIGMA = 1.2;
 /**
@@ -103,12 +95,15 @@ export function comparePhotos(before: RgbImage, after: RgbImage, vehicle?: Fract
     const roi = pixelBox(vehicle ?? { x: 0, y: 0, width: 1, height: 1 }, a);
     const homography = register(cv, keep, b, a, roi);
     if ('inliers' in homography) return { status: 'not_aligned', inliers: homography.inliers };
-    const size = new cv.Size(a.cols, a.rows);
+    // The maps are made on the vehicle's ring only, with a margin for their blurs and searches.
+    const work = grown(ringOf(roi, a.cols, a.rows), WORK_MARGIN, a.cols, a.rows);
+    const matrix = keep(shifted(cv, homography.matrix, work));
+    const size = new cv.Size(work.width, work.height);
     const warped = keep(new cv.Mat());
     cv.warpPerspective(
       colourBefore,
       warped,
-      homography.matrix,
+      matrix,
       size,
       cv.INTER_LINEAR,
       cv.BORDER_CONSTANT,
@@ -117,17 +112,10 @@ export function comparePhotos(before: RgbImage, after: RgbImage, vehicle?: Fract
     // Where the earlier photo reaches, shrunk so that its edge is not taken for a change.
     const valid = keep(new cv.Mat());
     const ones = keep(new cv.Mat(b.rows, b.cols, cv.CV_8UC1, new cv.Scalar(255)));
-    cv.warpPerspective(
-      ones,
-      valid,
-      homography.matrix,
-      size,
-      cv.INTER_NEAREST,
-      cv.BORDER_CONSTANT,
-      new cv.Scalar(0),
-    );
+    cv.warpPerspective(ones, valid, matrix, size, cv.INTER_NEAREST, cv.BORDER_CONSTANT, new cv.Scalar(0));
     cv.erode(valid, valid, keep(cv.Mat.ones(9, 9, cv.CV_8U)));
-    const [evenBefore, evenAfter] = [evenLight(cv, keep, warped), evenLight(cv, keep, colourAfter)];
+    const workAfter = keep(colourAfter.roi(new cv.Rect(work.x, work.y, work.width, work.height)));
+    const [evenBefore, evenAfter] = [evenLight(cv, keep, warped), evenLight(cv, keep, workAfter)];
     const { difference, excess } = envelopeDifference(cv, keep, evenBefore, evenAfter);
     const images = {
       after: keep(grey(cv, evenAfter)),
@@ -136,22 +124,21 @@ export function comparePhotos(before: RgbImage, after: RgbImage, vehicle?: Fract
       excess,
       valid,
     };
-    const extent = vehicleExtent(homography.extent, agreeingCells(images, roi));
-    return { status: 'compared', regions: regionsOf(cv, keep, images, roi, extent) };
+    const local = { ...roi, x: roi.x - work.x, y: roi.y - work.y };
+    const features = homography.extent.map(([x, y]): Point => [x - work.x, y - work.y]);
+    const extent = vehicleExtent(features, agreeingCells(images, local));
+    const regions = regionsOf(cv, keep, images, local, extent).map(({ box, score }) => ({
+      box: {
+        x: (box.x + work.x) / a.cols,
+        y: (box.y + work.y) / a.rows,
+        width: box.width / a.cols,
+        height: box.height / a.rows,
+      },
+      score,
+    }));
+    return { status: 'compared', regions };
   });
 }
-
-/** What the typings leave as `any`: a match of two descriptors, and a feature's place. */
-interface DMatch {
-  queryIdx: number;
-  trainIdx: number;
-  distance: number;
-}
-interface KeyPoint {
-  pt: { x: number; y: number };
-}
-
-type Keep = <M extends { delete(): void }>(mat: M) => M;
 
 /** The image at COMPARE_SIDE, RGB, 8 bits. */
 function colour(cv: Cv, keep: Keep, image: RgbImage): Mat {
@@ -176,102 +163,12 @@ function grey(cv: Cv, image: Mat): Mat {
   return out;
 }
 
-interface PixelBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 function pixelBox(box: FractionBox, image: Mat): PixelBox {
   const x = Math.max(0, Math.floor(box.x * image.cols));
   const y = Math.max(0, Math.floor(box.y * image.rows));
   const right = Math.min(image.cols, Math.ceil((box.x + box.width) * image.cols));
   const bottom = Math.min(image.rows, Math.ceil((box.y + box.height) * image.rows));
   return { x, y, width: Math.max(1, right - x), height: Math.max(1, bottom - y) };
-}
-
-/** The homography taking `before` onto `after`, fitted on matches inside `roi` of `after`. */
-function register(
-  cv: Cv,
-  keep: Keep,
-  before: Mat,
-  after: Mat,
-  roi: PixelBox,
-): { matrix: Mat; extent: Point[] } | { inliers: number } {
-  const orb = keep(new cv.ORB(FEATURES));
-  const mask = keep(cv.Mat.zeros(after.rows, after.cols, cv.CV_8UC1));
-  const corner = (x: number, y: number) => new cv.Point(Math.round(x), Math.round(y));
-  cv.rectangle(
-    mask,
-    corner(roi.x, roi.y),
-    corner(roi.x + roi.width, roi.y + roi.height),
-    new cv.Scalar(255),
-    -1,
-  );
-  const [kb, ka] = [keep(new cv.KeyPointVector()), keep(new cv.KeyPointVector())];
-  const [db, da] = [keep(new cv.Mat()), keep(new cv.Mat())];
-  orb.detectAndCompute(before, keep(new cv.Mat()), kb, db);
-  orb.detectAndCompute(after, mask, ka, da);
-  if (kb.size() < MIN_INLIERS || ka.size() < MIN_INLIERS) return { inliers: 0 };
-  const matcher = keep(new cv.BFMatcher(cv.NORM_HAMMING, false));
-  const knn = keep(new cv.DMatchVectorVector());
-  matcher.knnMatch(da, db, knn, 2);
-  const matches: { from: Point; to: Point }[] = [];
-  for (let i = 0; i < knn.size(); i++) {
-    const pair = knn.get(i);
-    if (pair.size() < 2) continue;
-    const [best, second] = [pair.get(0) as DMatch, pair.get(1) as DMatch];
-    if (best.distance >= MATCH_RATIO * second.distance) continue;
-    const p = (kb.get(best.trainIdx) as KeyPoint).pt;
-    const q = (ka.get(best.queryIdx) as KeyPoint).pt;
-    matches.push({ from: [p.x, p.y], to: [q.x, q.y] });
-  }
-  // The transform is fitted on the vehicle's middle only: around it, the background and the ground
-  // move otherwise.
-  const [mx, my] = [roi.width * FEATURE_MARGIN, roi.height * FEATURE_MARGIN];
-  const middle = matches.filter(
-    ({ to: [x, y] }) =>
-      x >= roi.x + mx && x <= roi.x + roi.width - mx && y >= roi.y + my && y <= roi.y + roi.height - my,
-  );
-  if (middle.length < MIN_INLIERS) return { inliers: 0 };
-  const src = keep(
-    cv.matFromArray(
-      middle.length,
-      1,
-      cv.CV_32FC2,
-      middle.flatMap((m) => m.from),
-    ),
-  );
-  const dst = keep(
-    cv.matFromArray(
-      middle.length,
-      1,
-      cv.CV_32FC2,
-      middle.flatMap((m) => m.to),
-    ),
-  );
-  const inlierMask = keep(new cv.Mat());
-  const matrix = keep(cv.findHomography(src, dst, cv.RANSAC, RANSAC_PIXELS, inlierMask));
-  const inliers = matrix.empty() ? 0 : cv.countNonZero(inlierMask);
-  if (inliers < MIN_INLIERS || inliers < MIN_INLIER_SHARE * middle.length || !plausible(matrix))
-    return { inliers };
-  // Where the vehicle is: every feature of the box that the transform carries to its match.
-  const h = matrix.data64F;
-  const carried = matches.filter(({ from: [x, y], to: [u, v] }) => {
-    const w = h[6]! * x + h[7]! * y + h[8]!;
-    const px = (h[0]! * x + h[1]! * y + h[2]!) / w;
-    const py = (h[3]! * x + h[4]! * y + h[5]!) / w;
-    return Math.hypot(px - u, py - v) <= RANSAC_PIXELS;
-  });
-  return { matrix, extent: convexHull(carried.map((m) => m.to)) };
-}
-
-/** A homography a small change of viewpoint gives: scale within 1/2..2, little perspective. */
-function plausible(m: Mat): boolean {
-  const h = m.data64F;
-  const determinant = h[0]! * h[4]! - h[1]! * h[3]!;
-  return determinant > 0.25 && determinant < 4 && Math.abs(h[6]!) < 0.002 && Math.abs(h[7]!) < 0.002;
 }
 
 /**
@@ -481,6 +378,27 @@ const CORE_INSET = 0.2;
 
 /** Changed pixels are looked for this far (a share of the box) around the vehicle's box too. */
 const RING = 0.08;
+
+/** `roi` grown by RING, within a `width` × `height` image. */
+function ringOf(roi: PixelBox, width: number, height: number): PixelBox {
+  return grown(roi, { x: roi.width * RING, y: roi.height * RING }, width, height);
+}
+
+/** `box` grown by `margin` pixels on either side (whole pixels, outwards), within a `width` × `height` image. */
+function grown(box: PixelBox, margin: { x: number; y: number }, width: number, height: number): PixelBox {
+  const x = Math.max(0, Math.floor(box.x - margin.x));
+  const y = Math.max(0, Math.floor(box.y - margin.y));
+  const right = Math.min(width, Math.ceil(box.x + box.width + margin.x));
+  const bottom = Math.min(height, Math.ceil(box.y + box.height + margin.y));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/** `matrix` (into the whole later photo) followed by the shift into `work`, a part of it. */
+function shifted(cv: Cv, matrix: Mat, work: PixelBox): Mat {
+  const h = matrix.data64F;
+  const row = (k: number, by: number) => [h[k]! - by * h[6]!, h[k + 1]! - by * h[7]!, h[k + 2]! - by * h[8]!];
+  return cv.matFromArray(3, 3, cv.CV_64F, [...row(0, work.x), ...row(3, work.y), h[6]!, h[7]!, h[8]!]);
+}
 /**
  * How far (pixels) a changed patch may have moved, seen from elsewhere (the ground, parallax), and how
  * many of its pixels (evenly taken) are looked for. Tuning part: 16 px instead of 10 took the false
@@ -491,6 +409,12 @@ const SEARCH = 16;
 const SEARCH_SAMPLES = 400;
 /** A patch is found when its mean absolute difference there is under this (levels of 128). */
 const FOUND_BELOW = 10;
+
+/**
+ * The maps are made this far (pixels) around the ring: a changed pixel at its edge is looked for
+ * SEARCH pixels away in the earlier photo.
+ */
+const WORK_MARGIN = { x: SEARCH, y: SEARCH };
 
 interface Images {
   /** The later photo and the earlier one registered onto it, light evened out. */
@@ -509,23 +433,24 @@ interface Images {
  * inside the vehicle's extent are joined again alone (CORE_INSET); so are regions whose pixels are found in the earlier photo within SEARCH pixels (what moved with the viewpoint: the ground,
  * reflections, parts at another depth).
  */
-function regionsOf(cv: Cv, keep: Keep, images: Images, roi: PixelBox, extent: Point[]): ChangeRegion[] {
+function regionsOf(
+  cv: Cv,
+  keep: Keep,
+  images: Images,
+  roi: PixelBox,
+  extent: Point[],
+): { box: PixelBox; score: number }[] {
   const onVehicle = within(grownHull(extent, EXTENT_MARGIN));
   const { difference, valid } = images;
   const [width, height] = [difference.cols, difference.rows];
-  const ring = {
-    x0: Math.max(0, Math.floor(roi.x - roi.width * RING)),
-    y0: Math.max(0, Math.floor(roi.y - roi.height * RING)),
-    x1: Math.min(width, Math.ceil(roi.x + roi.width * (1 + RING))),
-    y1: Math.min(height, Math.ceil(roi.y + roi.height * (1 + RING))),
-  };
+  const ring = ringOf(roi, width, height);
   const changed = keep(cv.Mat.zeros(height, width, cv.CV_8UC1));
   const d = difference.data32F;
   const v = valid.data;
   const c = changed.data;
   const excess = images.excess.data32F;
-  for (let y = ring.y0; y < ring.y1; y++)
-    for (let x = ring.x0; x < ring.x1; x++) {
+  for (let y = ring.y; y < ring.y + ring.height; y++)
+    for (let x = ring.x; x < ring.x + ring.width; x++) {
       const i = y * width + x;
       if (v[i] && excess[i]! > CHANGED_ABOVE) c[i] = 255;
     }
@@ -553,16 +478,13 @@ function regionsOf(cv: Cv, keep: Keep, images: Images, roi: PixelBox, extent: Po
       }
     candidates.push(...joinedRegions(cv, keep, inner, minArea).regions.filter((r) => inside(r.box)));
   }
-  const regions: ChangeRegion[] = [];
+  const regions: { box: PixelBox; score: number }[] = [];
   for (const { box, pixels } of candidates) {
     if (!onVehicle([box.x + box.width / 2, box.y + box.height / 2])) continue;
     if (pixels.length === 0 || foundNearby(images, pixels, width, height)) continue;
     let sum = 0;
     for (const i of pixels) sum += Math.min(1, d[i]! / 128);
-    regions.push({
-      box: { x: box.x / width, y: box.y / height, width: box.width / width, height: box.height / height },
-      score: sum / pixels.length,
-    });
+    regions.push({ box, score: sum / pixels.length });
   }
   return regions.sort((p, q) => q.score - p.score).slice(0, MAX_REGIONS);
 }

@@ -20,11 +20,16 @@ interface Codes {
   INTER_NEAREST: number;
   MORPH_OPEN: number;
   NORM_HAMMING: number;
+  OPTFLOW_USE_INITIAL_FLOW: number;
   RANSAC: number;
+  TermCriteria_COUNT: number;
+  TermCriteria_EPS: number;
 }
 
 export type Cv = Omit<typeof OpenCv, keyof Codes> & Codes;
 export type Mat = OpenCv.Mat;
+/** Registers a Mat (or another OpenCV object) to be deleted when the work of `withMats` ends. */
+export type Keep = <M extends { delete(): void }>(mat: M) => M;
 
 /**
  * The module is an Emscripten Module: a thenable that calls back once its runtime has started, with
@@ -60,9 +65,7 @@ export function opencv(): Promise<{ cv: Cv }> {
 }
 
 /** Runs `work` with a `keep` that registers each Mat it makes; all are deleted when it ends. */
-export async function withMats<T>(
-  work: (cv: Cv, keep: <M extends { delete(): void }>(mat: M) => M) => T,
-): Promise<T> {
+export async function withMats<T>(work: (cv: Cv, keep: Keep) => T): Promise<T> {
   const { cv } = await opencv();
   const made: { delete(): void }[] = [];
   try {
