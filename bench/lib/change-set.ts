@@ -38,6 +38,11 @@ export interface ChangePair {
   vehicle: Box;
   /** How the pair was taken, for the failure list. */
   about: string;
+  /**
+   * The "after" photo without its damages, rendered with the same noise (seed): where a damage changes
+   * nothing in the photo (under the plate, white on white paint), nobody can see it. Pairs with damage only.
+   */
+  undamaged?: { id: string; seed: string; source: { scene: Scene } };
 }
 
 /** The car body where damages go (carDrawing's units: 1800 wide, body from y 650 to 1280). */
@@ -210,6 +215,13 @@ function pair(index: number): Omit<ChangePair, 'part'> {
     damages,
     vehicle: inPhoto({ x: 0, y: 0, width: car.width, height: car.height }, after),
     about,
+    ...(count > 0 && {
+      undamaged: {
+        id: `${id}-after-undamaged`,
+        seed: `${id}-after`,
+        source: { scene: { ...after, layers: [road, drawingLayer(car, false)] } },
+      },
+    }),
   };
 }
 

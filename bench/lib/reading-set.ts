@@ -797,7 +797,7 @@ export function imageName(sample: Pick<Sample, 'id' | 'source'>): string {
  * time; the images are written as JPEG whatever their temporary name.
  */
 export async function renderSet(
-  samples: readonly Pick<Sample, 'id' | 'source'>[],
+  samples: readonly (Pick<Sample, 'id' | 'source'> & { seed?: string })[],
   dir: string,
   onProgress: (done: number, rendered: number) => void = () => undefined,
 ): Promise<string[]> {
@@ -824,7 +824,11 @@ export async function renderSet(
         const partial = `${file}.partial`;
         if ('photo' in sample.source) await copyFile(path.join(PHOTOS, sample.source.photo), partial);
         else
-          await pool!.run({ scene: sample.source.scene, file: partial, seed: sample.id } satisfies RenderJob);
+          await pool!.run({
+            scene: sample.source.scene,
+            file: partial,
+            seed: sample.seed ?? sample.id,
+          } satisfies RenderJob);
         await rename(partial, file);
         rendered++;
       }
