@@ -445,7 +445,8 @@ function regionsOf(
   const [width, height] = [difference.cols, difference.rows];
   const ring = ringOf(roi, width, height);
   const changed = keep(cv.Mat.zeros(height, width, cv.CV_8UC1));
-  const d = difference.data32F;
+  // OpenCV's memory may grow whenever a Mat is made, and a view of it taken before then reads nothing:
+  // each view here is taken after the last Mat made before it is read.
   const v = valid.data;
   const c = changed.data;
   const excess = images.excess.data32F;
@@ -469,8 +470,7 @@ function regionsOf(
     const core = within(grownHull(extent, -CORE_INSET));
     const edge = new Set(first.all.filter((r) => !inside(r.box)).map((r) => r.label));
     const inner = keep(cv.Mat.zeros(height, width, cv.CV_8UC1));
-    const n = inner.data;
-    const l = first.labels;
+    const [n, l, c] = [inner.data, first.labels.data32S, changed.data];
     for (let y = roi.y; y < roi.y + roi.height; y++)
       for (let x = roi.x; x < roi.x + roi.width; x++) {
         const i = y * width + x;
@@ -479,6 +479,7 @@ function regionsOf(
     candidates.push(...joinedRegions(cv, keep, inner, minArea).regions.filter((r) => inside(r.box)));
   }
   const regions: { box: PixelBox; score: number }[] = [];
+  const d = difference.data32F;
   for (const { box, pixels } of candidates) {
     if (!onVehicle([box.x + box.width / 2, box.y + box.height / 2])) continue;
     if (pixels.length === 0 || foundNearby(images, pixels, width, height)) continue;
@@ -505,7 +506,7 @@ function joinedRegions(
   keep: Keep,
   changed: Mat,
   minArea: number,
-): { all: Joined[]; regions: Joined[]; labels: Int32Array } {
+): { all: Joined[]; regions: Joined[]; labels: Mat } {
   const labels = keep(new cv.Mat());
   const joined = keep(new cv.Mat());
   cv.dilate(changed, joined, keep(cv.Mat.ones(9, 9, cv.CV_8U)));
@@ -521,7 +522,7 @@ function joinedRegions(
   const regions = all.filter((r) => r.area >= minArea);
   for (const r of regions)
     r.pixels = changedPixels(labels.data32S, changed.data, { ...r.box, label: r.label }, changed.cols);
-  return { all, regions, labels: labels.data32S };
+  return { all, regions, labels };
 }
 
 /** The lowest and the highest of `image` within `radius` pixels of each pixel, plane by plane. */
