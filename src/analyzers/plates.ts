@@ -19,6 +19,8 @@ export interface PlateMatch {
   format: string;
   /** How many characters were read as their look-alike to fit the format. */
   corrections: number;
+  /** The kind of the format's slot each character of the plate took (L, D or A), in order. */
+  kinds: string;
 }
 
 interface Slot {
@@ -67,7 +69,7 @@ function align(
   slots: readonly Slot[],
   read: ReadonlySet<number>,
   changeable: (index: number) => boolean,
-): { chars: string[]; groups: number[]; changes: number } | undefined {
+): { chars: string[]; groups: number[]; kinds: string; changes: number } | undefined {
   const n = text.length;
   const m = slots.length;
   // best[i][j]: fewest changes to read text[0..i) with slots[0..j) whose last slot took text[i - 1]
@@ -101,11 +103,13 @@ function align(
   if (end <= 0 || best[n]![end]! > MAX_PLATE_CORRECTIONS) return undefined;
   const chars: string[] = [];
   const groups: number[] = [];
+  let kinds = '';
   for (let i = n, j = end; i > 0; j = from[i]![j]!, i--) {
     chars.unshift(fit(slots[j - 1]!.kind, text[i - 1]!)!.char);
     groups.unshift(slots[j - 1]!.group);
+    kinds = slots[j - 1]!.kind + kinds;
   }
-  return { chars, groups, changes: best[n]![end]! };
+  return { chars, groups, kinds, changes: best[n]![end]! };
 }
 
 /** Where the reading's own separators fell, as positions in its letters and digits. */
@@ -157,7 +161,14 @@ export function matchPlate(
       if (boundaries.has(index)) plate += '-';
       plate += char;
     });
-    found = { plate, country: format.country, format: format.format, corrections: aligned.changes, cost };
+    found = {
+      plate,
+      country: format.country,
+      format: format.format,
+      corrections: aligned.changes,
+      kinds: aligned.kinds,
+      cost,
+    };
   }
   if (!found) return undefined;
   const { cost: _cost, ...match } = found;

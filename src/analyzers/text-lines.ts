@@ -9,7 +9,7 @@ import {
   type RgbImage,
   type TextBoxFound,
 } from './ocr/index.js';
-import type { RecognisedLine } from './ocr/types.js';
+import type { RecognisedLine, Rival } from './ocr/types.js';
 import { mayHoldOdometer } from './odometer.js';
 
 /** A line of recognised text: what was read, how surely, and where (fractions of the image). */
@@ -20,6 +20,11 @@ export interface ReadLine {
   box: FractionBox;
   /** Each character's confidence, one per character of `text`; absent: all as `confidence`. */
   chars?: readonly number[];
+  /**
+   * Each character's rival, one per character of `text`: the character the recogniser found next
+   * likeliest in its place, if any (what a doubt about it is between).
+   */
+  rivals?: readonly (Rival | undefined)[];
   /**
    * The colour (RGB) of each character's cell, one per character of `text`: its ground, so that a drum
    * of another colour (an odometer's tenths) stands out.
@@ -178,6 +183,7 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
       confidence: read[i]!.confidence,
       box: line.box,
       chars: read[i]!.chars.map((c) => c.confidence),
+      rivals: read[i]!.chars.map((c) => c.rival),
       inks: read[i]!.chars.map((c) => inkAt(crops[i]!, c.x)),
     }))
     .filter((line) => line.text.trim() !== '');

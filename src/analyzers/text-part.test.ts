@@ -83,6 +83,31 @@ describe('the plate among the lines', () => {
   });
 });
 
+describe('a doubt the plate format settles', () => {
+  /** `WH02 SHC` (a British plate) read unsurely at its 0, whose rival was `rival`. */
+  const doubtfulZero = (rival: { char: string; confidence: number } | undefined): ReadLine => ({
+    ...line('WH02SHC', { confidence: 0.93 }),
+    chars: [...'WH02SHC'].map((c) => (c === '0' ? 0.51 : 0.99)),
+    rivals: [...'WH02SHC'].map((c) => (c === '0' ? rival : undefined)),
+  });
+
+  it('reads a character doubted only against its look-alike of the kind its slot refuses', () => {
+    // A digit must be there: the O it hesitated over cannot be, so the 0 is no guess.
+    expect(textPartFrom([doubtfulZero({ char: 'O', confidence: 0.48 })], {}).plate).toMatchObject({
+      read: 'WH02-SHC',
+      country: 'GB',
+    });
+  });
+
+  it('still refuses the reading when the doubt was with a character the slot takes, or not with one alone', () => {
+    // An 8 fits a digit's slot as well as the 0: the format cannot tell them apart.
+    expect(textPartFrom([doubtfulZero({ char: '8', confidence: 0.48 })], {}).plate.read).toBeNull();
+    // The O held too little of the probability: the doubt was not between the two alone.
+    expect(textPartFrom([doubtfulZero({ char: 'O', confidence: 0.2 })], {}).plate.read).toBeNull();
+    expect(textPartFrom([doubtfulZero(undefined)], {}).plate.read).toBeNull();
+  });
+});
+
 describe('the VIN among the lines', () => {
   it('takes a VIN after its label, whole or in groups, and its box', () => {
     for (const text of ['VIN: 1M8GDM9AXKP042788', '1M8GDM9A XKP042788'])

@@ -10,9 +10,10 @@ import type {
 } from '../domain/result/detection-parts.js';
 import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odometer.js';
 import { matchPlate } from './plates.js';
+import type { Rival } from './ocr/types.js';
 import type { ReadLine } from './text-lines.js';
 import { matchVin, normaliseVin } from './vin.js';
-import { DOUBTFUL_BELOW } from './look-alikes.js';
+import { AS_DIGIT, AS_LETTER, DOUBTFUL_BELOW } from './look-alikes.js';
 
 /** Readings less sure than this are not reported (the recogniser's mean character confidence). */
 const MIN_PLATE_CONFIDENCE = 0.6;
@@ -39,10 +40,14 @@ interface Candidate {
   box: ReadLine['box'];
   /** One confidence per character of `text`. */
   chars: readonly number[];
+  /** One rival per character of `text` (ReadLine's `rivals`). */
+  rivals: readonly (Rival | undefined)[];
 }
 
 const charsOf = (line: ReadLine): readonly number[] =>
   line.chars ?? Array<number>(line.text.length).fill(line.confidence);
+const rivalsOf = (line: ReadLine): readonly (Rival | undefined)[] =>
+  line.rivals ?? Array<undefined>(line.text.length).fill(undefined);
 /** The confidences of the letters and digits of a candidate, in order (as normaliseVin keeps them). */
 const alphanumericChars = (candidate: Candidate): number[] =>
   candidate.chars.filter((_, i) => /[A-Za-z0-9]/.test(candidate.text.charAt(i)));
@@ -65,7 +70,13 @@ function rows(lines: readonly ReadLine[], count: number): Candidate[] {
   const out: Candidate[] = [];
   sorted.forEach((first, start) => {
     const run = [first];
-    out.push({ text: first.text, confidence: first.confidence, box: first.box, chars: charsOf(first) });
+    out.push({
+      text: first.text,
+      confidence: first.confidence,
+      box: first.box,
+      chars: charsOf(first),
+      rivals: rivalsOf(first),
+    });
     for (const next of sorted.slice(start + 1)) {
       if (run.length >= count) break;
       const last = run.at(-1)!;
@@ -85,6 +96,7 @@ function rows(lines: readonly ReadLine[], count: number): Candidate[] {
         confidence: Math.min(...run.map((line) => line.confidence)),
         box: around(run.map((line) => line.box)),
         chars: run.flatMap((line, i) => (i === 0 ? charsOf(line) : [1, ...charsOf(line)])),
+        rivals: run.flatMap((line, i) => (i === 0 ? rivalsOf(line) : [undefined, ...rivalsOf(line)])),
       });
     }
   });
@@ -108,6 +120,8 @@ interface Window {
   text: string;
   /** One confidence per letter or digit of `text`. */
   chars: number[];
+  /** One rival per letter or digit of `text`. */
+  rivals: (Rival | undefined)[];
   /** Characters or band codes left out before it (an EU band's country letter read as part of the plate). */
   trimmed: number;
 }
@@ -117,12 +131,12 @@ interface Window {
  * read as part of the plate (`B` as `9` before `5-GHB-778`).
  */
 function withoutDoubtfulFirst(window: Window): Window[] {
-  const { text, chars, trimmed } = window;
+  const { text, chars, rivals, trimmed } = window;
   if ((chars[0] ?? 1) >= DOUBTFUL_BELOW || !/^[A-Z0-9][A-Z0-9]/.test(text)) return [];
   // A first character a format takes as the plate's own is the plate's, doubtful or not: left out, it
   // would turn a doubt into a shorter plate of the same format (`ID 7457` read as `D 7457`).
   if (matchPlate(text)) return [];
-  return [{ text: text.slice(1), chars: chars.slice(1), trimmed: trimmed + 1 }];
+  return [{ text: text.slice(1), chars: chars.slice(1), rivals: rivals.slice(1), trimmed: trimmed + 1 }];
 }
 
 /**
@@ -134,6 +148,7 @@ function plateWindows(candidate: Candidate): Window[] {
   const groups = [...candidate.text.toUpperCase().matchAll(/[A-Z0-9]+(?:[.,][0-9]+)*/g)].map((m) => ({
     text: m[0],
     chars: candidate.chars.slice(m.index, m.index + m[0].length),
+    rivals: candidate.rivals.slice(m.index, m.index + m[0].length),
   }));
   const measure = (text: string) => /[.,]/.test(text) || /^\d+(KG|KPA|PSI|LBS?|KM|MI)$/.test(text);
   if (groups.length === 0 || groups.some((g) => LABEL_WORDS.has(g.text) || measure(g.text))) return [];
@@ -144,6 +159,7 @@ function plateWindows(candidate: Candidate): Window[] {
     const window = {
       text: taken.map((g) => g.text).join(' '),
       chars: taken.flatMap((g) => g.chars),
+      rivals: taken.flatMap((g) => g.rivals),
       trimmed: start,
     };
     return [window, ...withoutDoubtfulFirst(window)];
@@ -159,6 +175,30 @@ interface Scored {
   checkDigitValid?: boolean;
 }
 
+/**
+ * A doubt is between a character and its rival when the two hold this much of the recogniser's
+ * probability at its step together.
+ */
+const DOUBT_BETWEEN_TWO = 0.9;
+
+/**
+ * Whether the plate's format settles the recogniser's doubt about a character read `read` at
+ * `confidence`: the doubt was between it and its `rival` alone, it was kept as read in a slot of one
+ * kind (`kind`: L letters, D digits), and the rival is its look-alike of the other kind (an O where a
+ * digit must be, a 0 where a letter must).
+ */
+function settledByFormat(
+  read: string,
+  confidence: number,
+  rival: Rival | undefined,
+  fitted: string,
+  kind: string,
+): boolean {
+  if (!rival || confidence + rival.confidence < DOUBT_BETWEEN_TWO) return false;
+  if (fitted !== read || (kind !== 'L' && kind !== 'D')) return false;
+  return AS_DIGIT[read] === rival.char || AS_LETTER[read] === rival.char;
+}
+
 function plateCandidates(candidates: readonly Candidate[]): Scored[] {
   const found: Scored[] = [];
   for (const candidate of candidates)
@@ -166,8 +206,16 @@ function plateCandidates(candidates: readonly Candidate[]): Scored[] {
       const match = matchPlate(window.text, undefined, window.chars);
       if (!match) continue;
       const changes = match.corrections + window.trimmed;
-      // A character read this unsurely is a guess unless a change put it right.
-      if (window.chars.filter((c) => c < MIN_CHAR_CONFIDENCE).length > match.corrections) continue;
+      // A character read this unsurely is a guess unless a change put it right, or the format settles
+      // the doubt: the recogniser hesitated between it and its look-alike of the kind its slot refuses.
+      const plate = compact(match.plate);
+      const read = compact(window.text);
+      const guesses = window.chars.filter(
+        (c, i) =>
+          c < MIN_CHAR_CONFIDENCE &&
+          !settledByFormat(read[i]!, c, window.rivals[i], plate[i]!, match.kinds[i]!),
+      ).length;
+      if (guesses > match.corrections) continue;
       const confidence = candidate.confidence * (1 - CORRECTION_COST * changes);
       if (confidence < MIN_PLATE_CONFIDENCE) continue;
       // Longer plates first: a window of a plate may itself fit a shorter format.

@@ -1,7 +1,8 @@
 // Greedy CTC decoding, as PaddleOCR's CTCLabelDecode: the most probable class at each step, repeats
-// collapsed, blanks (class 0) dropped; each kept character carries its step's probability. Spaces at
-// either end are dropped. A folding narrows the dictionary to the characters a reader wants, classes
-// that mean the same to it (a and A) pooled into one.
+// collapsed, blanks (class 0) dropped; each kept character carries its step's probability and the
+// step's next likeliest character (its rival). Spaces at either end are dropped. A folding narrows the
+// dictionary to the characters a reader wants, classes that mean the same to it (a and A) pooled into
+// one.
 import type { RecognisedChar, RecognisedLine } from './types.js';
 
 /** The dictionary's classes pooled: `groupOf[k]` is class k's group in `targets`, or -1 when left out. */
@@ -90,16 +91,28 @@ function greedy(
     const row = t * classes;
     let best = 0;
     let bestProbability = probabilities[row]!;
+    let second = -1;
+    let secondProbability = -1;
     for (let k = 1; k < classes; k++) {
       const p = probabilities[row + k]!;
       if (p > bestProbability) {
+        [second, secondProbability] = [best, bestProbability];
         best = k;
         bestProbability = p;
+      } else if (p > secondProbability) {
+        second = k;
+        secondProbability = p;
       }
     }
     // A character is kept at the first step of its run (PaddleOCR's confidence is that step's).
-    if (best !== 0 && best !== previous)
-      chars.push({ char: characters[best] ?? '', confidence: bestProbability, x: stepX(t) });
+    if (best !== 0 && best !== previous) {
+      chars.push({
+        char: characters[best] ?? '',
+        confidence: bestProbability,
+        x: stepX(t),
+        ...(second > 0 && { rival: { char: characters[second] ?? '', confidence: secondProbability } }),
+      });
+    }
     previous = best;
   }
   // The grey padding right of a short line is often read as a space: spaces at either end mean nothing.

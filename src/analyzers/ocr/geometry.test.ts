@@ -28,6 +28,16 @@ describe('decodeCtc', () => {
     expect(decodeCtc(probabilities, 2, 5, dictionary).text).toBe('a字');
   });
 
+  it("gives each character its rival, the step's next likeliest character, none when that is the blank", () => {
+    // Step 1: A 0.5, B 0.4 (B is the rival); step 2: B 0.6, the blank 0.3 (no rival).
+    const probabilities = Float32Array.from([0.05, 0.5, 0.4, 0.05, 0.3, 0.05, 0.6, 0.05]);
+    const line = decodeCtc(probabilities, 2, 4, characters);
+    expect(line.chars.map((c) => [c.char, c.rival?.char, c.rival?.confidence])).toEqual([
+      ['A', 'B', Math.fround(0.4)],
+      ['B', undefined, undefined],
+    ]);
+  });
+
   it('drops spaces at either end, keeps those inside, and reads nothing as confidence 0', () => {
     expect(decodeCtc(steps([3, 1, 3, 2, 3]), 5, 4, characters).text).toBe('A B');
     expect(decodeCtc(steps([0, 0]), 2, 4, characters)).toEqual({ text: '', confidence: 0, chars: [] });

@@ -41,6 +41,16 @@ export interface RecognisedChar {
   confidence: number;
   /** Where along the line it was read: the centre of its step, as a fraction of the line's width. */
   x: number;
+  /**
+   * The character the recogniser found next likeliest at that step, when it is a character (not the
+   * blank), with its probability: what a doubt about `char` is between.
+   */
+  rival?: Rival;
+}
+
+export interface Rival {
+  char: string;
+  confidence: number;
 }
 
 export interface RecognisedLine {
