@@ -1,13 +1,14 @@
 // What changed on a vehicle between two photos of the same view: the earlier photo registered onto the
-// later one (ORB features in the middle of the vehicle's box, a homography fitted by RANSAC), each of
-// their colour planes divided by its own soft illumination, and a pixel counted as changed when, in two
-// planes of the three at least, it lies outside the range the other photo shows within TOLERANCE pixels
-// of it by more than a threshold that grows with the earlier photo's local contrast. Changed pixels
-// form regions, kept only when they lie inside the vehicle's box, on the vehicle (within the hull of the
-// features the transform carries to their matches and of the cells where both photos agree: the
-// background and the ground do not follow it), and cannot be found in the earlier photo a few pixels
-// away (what moves with the viewpoint: parts at another depth). The work is bounded by sizes (both photos at COMPARE_SIDE) and counts (features, regions),
-// never by time: the same pair gives the same regions on any machine
+// later one (ORB features in the middle of the vehicle's box, a homography fitted by RANSAC:
+// ./register.ts), each of their colour planes divided by its own soft illumination, and a pixel counted
+// as changed when, in two planes of the three at least, it lies outside the range the other photo shows
+// within TOLERANCE pixels of it by more than a threshold that grows with the earlier photo's local
+// contrast. Changed pixels form regions, kept only when they lie inside the vehicle's box, on the
+// vehicle (within the hull of the features the transform carries to their matches and of the cells
+// where both photos agree: the background and the ground do not follow it), and cannot be found in the
+// earlier photo a few pixels away (what moves with the viewpoint: parts at another depth). The maps are
+// made around the vehicle's box only. The work is bounded by sizes (both photos at COMPARE_SIDE) and
+// counts (features, regions), never by time: the same pair gives the same regions on any machine
 // (docs/adr/0016-change-detection-with-opencv.md).
 import { convexHull } from '../ocr/geometry.js';
 import type { PreviewSize } from '../prepare.js';

@@ -3,8 +3,8 @@
 // on the matches in the middle of the box (docs/adr/0016-change-detection-with-opencv.md).
 //
 // Tried and not kept, on the bench's tuning pairs: ORB on both photos at half size, the transform then
-// refined by Lucas–Kanade tracking of corners at the full size. It took the comparison from about 310
-// to 230 ms, but on pairs whose ground or backdrop has more texture than the vehicle, RANSAC fitted the
+// refined by Lucas–Kanade tracking of corners at the full size. It took the comparison from 280–300 to
+// 230–260 ms, but on pairs whose ground or backdrop has more texture than the vehicle, RANSAC fitted the
 // ground's plane at half size (a drawn car has few small details): 45–47 of 64 damages found instead
 // of 50, and more false regions.
 import { convexHull } from '../ocr/geometry.js';
