@@ -85,6 +85,12 @@ describe.skipIf(!chromium)('capture app: link pages and options', () => {
       try {
         const { page } = phone;
         await controlOnlineHint(page);
+        // The language's catalogue arrives late: the problem page waits for it rather than flash English.
+        if (language !== 'en')
+          await page.route(`**/${language}-*.js`, async (route) => {
+            await new Promise((resolve) => setTimeout(resolve, 700));
+            await route.continue();
+          });
         const pages: [string, string][] = [
           ['unknown', `${service.base}/app/#${'x'.repeat(43)}`],
           ['expired', `${service.base}/app/#${expired}`],

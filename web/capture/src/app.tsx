@@ -1,7 +1,7 @@
 // The capture app: opens the link, then one screen at a time — welcome, one per step, review, done —
 // or the page that says why the link cannot be used.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { LinkError, type LinkProblem } from './api.js';
 import { warmCamera } from './camera.js';
 import { reportUploads, tellParent } from './embed.js';
@@ -32,9 +32,15 @@ export function App({ token }: { token: string | undefined }) {
   const offline = useOffline();
   useChanges(session);
 
+  // The browser's language for the loading and problem pages, fetched while the link's flow is.
+  const browserLanguage = useRef<Promise<void>>(Promise.resolve());
+  /** The problem page, once it can be said in the browser's language (never a flash of English). */
+  const showProblem = (problem: LinkProblem) =>
+    void browserLanguage.current.then(() => setScreen({ name: 'problem', problem }));
+
   const open = () => {
     setScreen({ name: 'loading' });
-    if (!token) return setScreen({ name: 'problem', problem: 'unknown' });
+    if (!token) return showProblem('unknown');
     Session.open(token).then(
       async (opened) => {
         await speak(chooseLanguage(opened.flow.persona.language, navigator.languages));
@@ -46,12 +52,13 @@ export function App({ token }: { token: string | undefined }) {
       (error: unknown) => {
         const problem = error instanceof LinkError ? error.problem : 'network';
         tellParent({ type: 'error', code: problem === 'network' ? 'network' : `link_${problem}` });
-        setScreen({ name: 'problem', problem });
+        showProblem(problem);
       },
     );
   };
-  // The browser's language for the loading and problem pages, fetched while the link's flow is.
-  useEffect(() => void speak(chooseLanguage(undefined, navigator.languages)), []);
+  useEffect(() => {
+    browserLanguage.current = speak(chooseLanguage(undefined, navigator.languages));
+  }, []);
   useEffect(open, [token]);
   useEffect(() => {
     document.title = session?.flow.persona.branding.name ?? t('app.title');

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { en } from './en.js';
 import { loadCatalogue } from './load.js';
 import { direction, translator, type Catalogue, type Language, type Translate } from './index.js';
@@ -28,7 +28,9 @@ export function useLanguage(): {
     if (catalogue && wanted.current === language) setSpeaking({ language, catalogue });
   };
 
-  useEffect(() => {
+  // Before the screen shows: a page in French never carries English's lang for a frame, nor Arabic a
+  // left-to-right layout.
+  useLayoutEffect(() => {
     document.documentElement.lang = speaking.language;
     document.documentElement.dir = direction(speaking.language);
   }, [speaking]);
