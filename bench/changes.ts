@@ -7,7 +7,8 @@
 // after, box), timed alone, with the car's true box grown by 5 % (the vehicle model, which gives the box in
 // the service, does not recognise the drawn cars close up). Figures per part:
 //   recall           visible damages covered by a region (their boxes overlap by a quarter of the
-//                    smaller one); a damage is visible when the "after" photo differs from the same photo
+//                    smaller one, and by a twentieth of the region: one around the whole car covers
+//                    nothing); a damage is visible when the "after" photo differs from the same photo
 //                    rendered without damage, with the same noise, by VISIBLE_LEVELS at least on
 //                    VISIBLE_SHARE of its box at least (a scratch under the plate, or white on white
 //                    paint, is not): the others are counted apart and left out of recall;
@@ -45,14 +46,22 @@ if (ONLY_PART !== undefined && ONLY_PART !== 'tuning' && ONLY_PART !== 'held-out
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
-/** The share of the smaller box that the two boxes have in common. */
-function overlap(a: FractionBox, b: FractionBox): number {
+/** The area the two boxes have in common. */
+function intersection(a: FractionBox, b: FractionBox): number {
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
   const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (w <= 0 || h <= 0) return 0;
-  return (w * h) / Math.min(a.width * a.height, b.width * b.height);
+  return w <= 0 || h <= 0 ? 0 : w * h;
 }
-const covers = (region: ChangeRegion, damage: Damage) => overlap(region.box, damage.box) >= 0.25;
+const area = (box: FractionBox) => box.width * box.height;
+/**
+ * A region covers a damage when their boxes have a quarter of the smaller in common, and the damage is
+ * not lost in it: what they have in common is a twentieth of the region at least. A region around the
+ * whole vehicle shows a reviewer nothing, and covers no damage.
+ */
+const covers = (region: ChangeRegion, damage: Damage) => {
+  const common = intersection(region.box, damage.box);
+  return common >= 0.25 * Math.min(area(region.box), area(damage.box)) && common >= area(region.box) / 20;
+};
 
 /** A pixel differs visibly by this much (of 255) in one channel at least... */
 const VISIBLE_LEVELS = 12;
