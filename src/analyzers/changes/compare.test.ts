@@ -39,6 +39,19 @@ function withPanel(
   return { ...image, data };
 }
 
+/** `image` with a straight line one pixel wide, `by` levels lighter, from `from` to `to` (fractions): a scratch. */
+function withLine(image: RgbImage, from: [number, number], to: [number, number], by: number) {
+  const data = Uint8Array.from(image.data);
+  const [x0, y0, x1, y1] = [from[0] * WIDTH, from[1] * HEIGHT, to[0] * WIDTH, to[1] * HEIGHT];
+  const steps = Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0)));
+  for (let k = 0; k <= steps; k++) {
+    const [x, y] = [Math.round(x0 + ((x1 - x0) * k) / steps), Math.round(y0 + ((y1 - y0) * k) / steps)];
+    for (let i = (y * WIDTH + x) * 3; i < (y * WIDTH + x) * 3 + 3; i++)
+      data[i] = Math.max(0, Math.min(255, data[i]! + by));
+  }
+  return { ...image, data };
+}
+
 /** `region` covers `box`, within a few pixels' margin (from the joining of its pixels). */
 function expectCovering(region: ChangeRegion, box: { x: number; y: number; width: number; height: number }) {
   expect(region.box.x).toBeLessThanOrEqual(box.x + 0.01);
@@ -94,6 +107,20 @@ describe('comparePhotos', () => {
         box.y + box.height >= panel.y + panel.height / 2,
     );
     expect(covering).toHaveLength(1);
+  });
+
+  it('finds a dark scratch one pixel wide, which an opening would erase', async () => {
+    const before = await view('scenetext01.jpg');
+    // Down the grey pole: a 3 px opening leaves only its top.
+    const [from, to] = [
+      [0.43, 0.55],
+      [0.46, 0.75],
+    ] as [[number, number], [number, number]];
+    const after = withLine(await view('scenetext01.jpg', 2, 1.05), from, to, -130);
+    const result = await comparePhotos(before, after, CAR);
+    const regions = result.status === 'compared' ? result.regions : [];
+    expect(regions).toHaveLength(1);
+    expectCovering(regions[0]!, { x: from[0], y: from[1], width: to[0] - from[0], height: to[1] - from[1] });
   });
 
   it('says when two photos of different scenes cannot be aligned', async () => {

@@ -74,8 +74,18 @@ const LIGHT_SIGMA = 16;
 const CHANGED_ABOVE = 12;
 const TEXTURE_SHARE = 0.3;
 const TEXTURE_RADIUS = 3;
-/** A region smaller than this share of the vehicle box is noise. */
-const MIN_REGION_SHARE = 0.002;
+/**
+ * A region smaller than this share of the vehicle box is noise; one smaller than SMALL_REGION_SHARE is
+ * kept only when it differs strongly (SMALL_REGION_SCORE): a short scratch, or one broken in pieces where
+ * it crosses paint of its own colour. Tuning part (damages found; false regions per pair with damage,
+ * without change), with the thin changes kept (THIN_CHANGE_PIXELS): 0.2 %, 51/64, 0.13, 0.31; 0.15 %,
+ * 52/64, 0.25, 0.38; 0.1 %, 55/64, 0.34, 0.56, and with the strong score asked below 0.2 %, 55/64, 0.13,
+ * 0.38. The false regions under 0.2 % scored 0.2–0.41 but for one highlight (0.79), the true ones
+ * 0.47–0.81 but for a dent (0.26, kept by its larger box).
+ */
+const MIN_REGION_SHARE = 0.001;
+const SMALL_REGION_SHARE = 0.002;
+const SMALL_REGION_SCORE = 0.45;
 /**
  * A region whose changed pixels lie on average less far than this outside the other photo's range (a
  * share of 128 levels: about 25, twice CHANGED_ABOVE) is a slight shift of light, a streak or noise,
@@ -470,8 +480,9 @@ function regionsOf(
       const i = y * width + x;
       if (v[i] && excess[i]! > CHANGED_ABOVE) c[i] = 255;
     }
-  cv.morphologyEx(changed, changed, cv.MORPH_OPEN, keep(cv.Mat.ones(3, 3, cv.CV_8U)));
-  const minArea = MIN_REGION_SHARE * roi.width * roi.height;
+  withoutSpecks(cv, keep, changed);
+  const boxArea = roi.width * roi.height;
+  const minArea = MIN_REGION_SHARE * boxArea;
   const inside = (box: PixelBox) =>
     box.x > roi.x + 1 &&
     box.y > roi.y + 1 &&
@@ -495,15 +506,46 @@ function regionsOf(
   }
   const regions: { box: PixelBox; score: number }[] = [];
   const d = difference.data32F;
-  for (const { box, pixels } of candidates) {
+  for (const { box, pixels, area } of candidates) {
     if (!onVehicle([box.x + box.width / 2, box.y + box.height / 2])) continue;
     if (pixels.length === 0 || foundNearby(images, pixels, width, height)) continue;
     let sum = 0;
     for (const i of pixels) sum += Math.min(1, d[i]! / 128);
     const score = sum / pixels.length;
-    if (score >= MIN_REGION_SCORE) regions.push({ box, score });
+    const least = area < SMALL_REGION_SHARE * boxArea ? SMALL_REGION_SCORE : MIN_REGION_SCORE;
+    if (score >= least) regions.push({ box, score });
   }
   return regions.sort((p, q) => q.score - p.score).slice(0, MAX_REGIONS);
+}
+
+/**
+ * Changed pixels joined (8 neighbours) in a run of this many at least are kept whole, though a 3 px
+ * opening would erase them: a light scratch on light paint is one or two pixels wide at COMPARE_SIDE.
+ * Tuning part (damages found; false regions per pair with damage, without change), the bench counting a
+ * damage found only by a region it fills a twentieth of at least: the opening alone, 49/64, 0.19, 0.31;
+ * runs of 20 pixels kept as well, 51/64, 0.16, 0.31; of 40 or 80, 51/64, 0.13, 0.31. Runs kept without the
+ * opening: 53/64, 0.16, 0.38 with the smaller regions below; lines kept by openings with 5 to 13 px
+ * lines in four directions: no more found (a scratch's slope seldom follows one of them).
+ */
+const THIN_CHANGE_PIXELS = 40;
+
+/**
+ * `changed` without specks of noise: what a 3 px opening keeps (blobs), and every run of
+ * THIN_CHANGE_PIXELS joined pixels at least (thin scratches).
+ */
+function withoutSpecks(cv: Cv, keep: Keep, changed: Mat): void {
+  const opened = keep(new cv.Mat());
+  cv.morphologyEx(changed, opened, cv.MORPH_OPEN, keep(cv.Mat.ones(3, 3, cv.CV_8U)));
+  const labels = keep(new cv.Mat());
+  const stats = keep(new cv.Mat());
+  const count = cv.connectedComponentsWithStats(changed, labels, stats, keep(new cv.Mat()), 8, cv.CV_32S);
+  const s = stats.data32S;
+  const long = new Uint8Array(count);
+  for (let k = 1; k < count; k++) if (s[k * 5 + 4]! >= THIN_CHANGE_PIXELS) long[k] = 1;
+  // Views taken after the last Mat is made (see regionsOf).
+  const [l, o] = [labels.data32S, opened.data];
+  for (let i = 0; i < l.length; i++) if (long[l[i]!]) o[i] = 255;
+  opened.copyTo(changed);
 }
 
 interface Joined {
