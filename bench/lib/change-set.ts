@@ -13,7 +13,9 @@ import { drawingLayer, lightOf, LIGHTS, roadLayer, STREETS, type Part } from './
 import type { Box, Drawing } from './svg-draw.js';
 
 const SEED = 0x5eed_c4a9;
-const PAIRS = 60;
+/** The pairs, made and held out in batches: a batch added later leaves the earlier ones as they were. */
+const BATCHES = 2;
+const PER_BATCH = 60;
 const HELD_OUT = 0.2;
 
 export const DAMAGE_KINDS = ['scratch', 'dent', 'scuff', 'panel'] as const;
@@ -225,14 +227,22 @@ function pair(index: number): Omit<ChangePair, 'part'> {
   };
 }
 
-/** The pairs in a fixed order, a seeded fifth of those with damage and of those without held out. */
+/**
+ * The pairs in a fixed order; of each batch, a seeded fifth of those with damage and of those without
+ * held out.
+ */
 export function changeSet(): ChangePair[] {
-  const pairs = Array.from({ length: PAIRS }, (_, i) => pair(i));
+  const pairs = Array.from({ length: BATCHES * PER_BATCH }, (_, i) => pair(i));
   const held = new Set(
-    [true, false].flatMap((damaged) => {
-      const ids = pairs.filter((p) => p.damages.length > 0 === damaged).map((p) => p.id);
-      return shuffled(streamOf(SEED, `held-out:${damaged}`), ids).slice(0, Math.round(ids.length * HELD_OUT));
-    }),
+    Array.from({ length: BATCHES }, (_, b) => pairs.slice(b * PER_BATCH, (b + 1) * PER_BATCH)).flatMap(
+      (batch, b) =>
+        [true, false].flatMap((damaged) => {
+          const ids = batch.filter((p) => p.damages.length > 0 === damaged).map((p) => p.id);
+          // The first batch's stream is named as it was before there were batches.
+          const stream = streamOf(SEED, `held-out:${damaged}${b === 0 ? '' : `:${b}`}`);
+          return shuffled(stream, ids).slice(0, Math.round(ids.length * HELD_OUT));
+        }),
+    ),
   );
   return pairs.map((p) => ({ ...p, part: held.has(p.id) ? 'held-out' : 'tuning' }));
 }
