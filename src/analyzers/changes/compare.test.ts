@@ -123,6 +123,22 @@ describe('comparePhotos', () => {
     expectCovering(regions[0]!, { x: from[0], y: from[1], width: to[0] - from[0], height: to[1] - from[1] });
   });
 
+  it('keeps a change of 0.1–0.2 % of the box only when it differs strongly', async () => {
+    const before = await view('scenetext01.jpg');
+    // A spot of 7 × 7 px on the grey pole: joined over 9 px it covers about 0.15 % of the box.
+    const spot = { x: 0.44, y: 0.62, width: 7 / WIDTH, height: 7 / HEIGHT };
+    const turned = await view('scenetext01.jpg', 2, 1.05);
+    const found = async (level: number) => {
+      const result = await comparePhotos(before, withPanel(turned, spot, level), CAR);
+      return result.status === 'compared' ? result.regions : [];
+    };
+    // Black on the grey: kept. A shade darker (scored about 0.35): a spot of light or noise, left out.
+    const strong = await found(10);
+    expect(strong).toHaveLength(1);
+    expectCovering(strong[0]!, spot);
+    expect(await found(60)).toEqual([]);
+  });
+
   it('says when two photos of different scenes cannot be aligned', async () => {
     const result = await comparePhotos(await view('home.jpg'), await view('scenetext01.jpg'), CAR);
     expect(result.status).toBe('not_aligned');
