@@ -11,7 +11,7 @@ import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { templateFor } from '../../src/domain/personas.js';
 import { cameraFile, expectAccessible, launchPhone, screenshot } from '../helpers/browser.js';
-import { startCaptureService, VERDICT_TIMEOUT, type CaptureService } from '../helpers/capture-app.js';
+import { startCaptureService, type CaptureService } from '../helpers/capture-app.js';
 
 const chromium = inject('chromium');
 const EXAMPLE = path.resolve(import.meta.dirname, '../../docs/examples/embed.html');
@@ -43,9 +43,7 @@ async function takeStep(frame: Frame): Promise<void> {
   const step = await frame.getAttribute('[data-step]', 'data-step');
   await frame.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])', { timeout: 20_000 });
   await frame.tap('button.shutter');
-  await frame.waitForSelector('.preview[data-verdict]:not([data-verdict="checking"])', {
-    timeout: VERDICT_TIMEOUT,
-  });
+  await frame.waitForSelector('.preview[data-verdict]:not([data-verdict="checking"])', { timeout: 20_000 });
   await frame.tap('.preview .actions button:last-child');
   await frame.waitForSelector(`[data-step]:not([data-step="${step}"]), [data-screen="review"]`);
 }

@@ -90,19 +90,12 @@ export async function openLink(page: Page, base: string, token: string): Promise
   await screenIs(page, 'welcome');
 }
 
-/**
- * How long a photo's quality verdict may take. The first check of a service starts its quality thread,
- * which under the test runner compiles its TypeScript sources: with other test files beside it on two
- * slow cores, that took over 20 s.
- */
-export const VERDICT_TIMEOUT = 60_000;
-
 /** On a step screen with a working camera: takes the photo and waits for the quality verdict. */
 export async function shoot(page: Page): Promise<'good' | 'problem' | 'unchecked'> {
   await page.waitForSelector('[data-camera="ready"] button.shutter:not([disabled])', { timeout: 20_000 });
   await page.tap('button.shutter');
   const verdict = await page.waitForSelector('.preview[data-verdict]:not([data-verdict="checking"])', {
-    timeout: VERDICT_TIMEOUT,
+    timeout: 20_000,
   });
   return (await verdict.getAttribute('data-verdict')) as 'good' | 'problem' | 'unchecked';
 }
