@@ -548,14 +548,14 @@ function withoutSpecks(cv: Cv, keep: Keep, changed: Mat): void {
   const stats = keep(new cv.Mat());
   const count = cv.connectedComponentsWithStats(changed, labels, stats, keep(new cv.Mat()), 8, cv.CV_32S);
   const s = stats.data32S;
-  const long = new Uint8Array(count);
+  const thin = new Uint8Array(count);
   for (let k = 1; k < count; k++) {
     const [longerSide, area] = [Math.max(s[k * 5 + 2]!, s[k * 5 + 3]!), s[k * 5 + 4]!];
-    if (area >= THIN_CHANGE_PIXELS && area <= THIN_CHANGE_WIDTH * longerSide) long[k] = 1;
+    if (area >= THIN_CHANGE_PIXELS && area <= THIN_CHANGE_WIDTH * longerSide) thin[k] = 1;
   }
   // Views taken after the last Mat is made (see regionsOf).
   const [l, o] = [labels.data32S, opened.data];
-  for (let i = 0; i < l.length; i++) if (long[l[i]!]) o[i] = 255;
+  for (let i = 0; i < l.length; i++) if (thin[l[i]!]) o[i] = 255;
   opened.copyTo(changed);
 }
 
