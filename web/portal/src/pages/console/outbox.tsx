@@ -62,10 +62,11 @@ export function OutboxPage({ query, me }: ConsoleProps) {
     setFailed(undefined);
     try {
       await api.POST(`/portal/api/outbox/{id}/${action}`, { params: { path: { id: message.id } } });
+      // The list first, so the notice never sits beside the message's old status.
+      await pages.reload();
       setDone(
         `${KIND_NAMES[message.kind]} to ${message.recipient} is queued to be sent${action === 'resend' ? ' again' : ''}.`,
       );
-      await pages.reload();
     } catch (failure) {
       setFailed(errorText(failure));
     }

@@ -63,8 +63,10 @@ export function UsersPage({ query, me }: ConsoleProps) {
     setDone(undefined);
     setFailed(undefined);
     try {
-      setDone(await action());
+      const notice = await action();
+      // The list first: a notice beside the row it speaks of, still showing the old state, contradicts it.
       await list.reload();
+      setDone(notice);
     } catch (failure) {
       setFailed(errorText(failure));
     }
