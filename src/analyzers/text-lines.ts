@@ -11,6 +11,7 @@ import {
 } from './ocr/index.js';
 import type { RecognisedLine, Rival } from './ocr/types.js';
 import { mayHoldOdometer } from './odometer.js';
+import { checkSegments } from './segments.js';
 
 /** A line of recognised text: what was read, how surely, and where (fractions of the image). */
 export interface ReadLine {
@@ -159,7 +160,8 @@ async function readAgain(
       continue;
     }
     const crops = AGAIN_PADDINGS.map((padding) => cropLine(preview, lines[i]!.quad, { padding }));
-    out.push((await recogniseLines(crops, { signal, fold: readAs })).map((again) => again.text));
+    const again = await recogniseLines(crops, { signal, fold: readAs });
+    out.push(again.map((other, k) => checkSegments(crops[k]!, other).text));
   }
   return out;
 }
@@ -175,6 +177,9 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
   const crops = chosen.map((line) => cropLine(preview, line.quad));
   const read = await recogniseLines(crops, { signal, fold: readAs });
   await confirmDoubts(preview, chosen, read, signal);
+  // A display's faint unlit segments read as lit (a 1 as an 8) are told by the segments themselves.
+  for (const [i, line] of read.entries())
+    if (mayHoldOdometer(line.text)) read[i] = checkSegments(crops[i]!, line);
   const again = await readAgain(preview, chosen, read, signal);
   return chosen
     .map((line, i) => ({
