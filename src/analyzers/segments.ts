@@ -4,13 +4,17 @@
 // an 8, a 7 as a 3 (docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md). Here each digit's cell is
 // found in the line's crop, its seven segments' brightness measured, and the line's segments split into
 // lit and unlit by the largest gap between their levels. A crop that does not look like a row of
-// seven-segment cells (cells of one width, a clear gap between lit and unlit) gives no verdict.
+// seven-segment cells (cells of one width, a clear gap between lit and unlit, dark holes inside each
+// cell) gives no verdict.
 import type { RecognisedLine, RgbImage } from './ocr/types.js';
 
 /** The segments: a top, b upper right, c lower right, d bottom, e lower left, f upper left, g middle. */
 type Segment = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g';
 
-/** The digit each set of lit segments shows, with the variants displays draw (6 and 9 with or without their tail, 7 with or without f). */
+/**
+ * The digit each set of lit segments shows, with the variants displays draw (6 and 9 with or without
+ * their tail, 7 with or without f).
+ */
 const DIGIT_OF: Readonly<Record<string, string>> = {
   abcdef: '0',
   bc: '1',
