@@ -109,6 +109,24 @@ describe.skipIf(!chromium)('capture app: connectivity', () => {
     }
   }, 120_000);
 
+  it('gives up a quality check that never answers: the photo can be kept, unchecked', async () => {
+    const persona = await service.persona('photo', { steps: [step('front')] });
+    const token = await service.token(persona);
+    const phone = await launchPhone({ chromium: chromium!, camera });
+    try {
+      const { page } = phone;
+      // The server holds the check and never answers (a stalled uplink looks the same to the app).
+      await page.route('**/app/api/quality*', () => undefined);
+      await openLink(page, service.base, token);
+      await page.tap('button.primary');
+      expect(await shoot(page)).toBe('unchecked');
+      expect(await page.textContent('.verdict')).toContain('could not be checked');
+      expect(await page.isEnabled('.preview .actions button:last-child')).toBe(true);
+    } finally {
+      await phone.close();
+    }
+  }, 60_000);
+
   it('shows offline as a pill over the screen, leaving the shutter where it was, on a 320 × 640 phone', async () => {
     const persona = await service.persona('photo', { steps: [step('front')] });
     const token = await service.token(persona);

@@ -17,6 +17,12 @@ export function problemOf(quality: QualityCheck): MessageKey | undefined {
   return undefined;
 }
 
+/**
+ * A check that has not answered by then (a stalled uplink, a server too busy) is given up: the photo may
+ * be kept unchecked rather than the person wait with the button disabled. An answer after it still shows.
+ */
+const CHECK_GIVEN_UP_MS = 15_000;
+
 /** How the verdict looks: green only for a photo the check found good (not one it could not check). */
 const verdictLook = (verdict: Verdict, problem: MessageKey | undefined) =>
   problem ? 'bad' : typeof verdict === 'object' ? 'good' : verdict === 'unchecked' ? 'unknown' : 'wait';
@@ -39,14 +45,20 @@ export function PhotoPreview(props: {
 
   useEffect(() => {
     let live = true;
+    const givenUp = setTimeout(
+      () => live && setVerdict((now) => (now === 'checking' ? 'unchecked' : now)),
+      CHECK_GIVEN_UP_MS,
+    );
     photo.preview
       .then((preview) => checkQuality(props.session.token, preview, photo.image))
       .then(
         (quality) => live && setVerdict(quality),
         () => live && setVerdict('unchecked'),
-      );
+      )
+      .finally(() => clearTimeout(givenUp));
     return () => {
       live = false;
+      clearTimeout(givenUp);
     };
   }, [photo]);
 
