@@ -139,6 +139,22 @@ describe('comparePhotos', () => {
     expect(await found(60)).toEqual([]);
   });
 
+  it('finds a scuff: short strokes close together, each a speck alone', async () => {
+    const before = await view('scenetext01.jpg');
+    // Twelve strokes of 5 px, one pixel wide, 4 px apart in rows and 6 in columns, on the grey pole.
+    let after = await view('scenetext01.jpg', 2, 1.05);
+    const [x0, y0] = [0.43, 0.6];
+    for (let row = 0; row < 4; row++)
+      for (let column = 0; column < 3; column++) {
+        const [x, y] = [x0 + (column * 8 + (row % 2) * 3) / WIDTH, y0 + (row * 6) / HEIGHT];
+        after = withLine(after, [x, y], [x + 4 / WIDTH, y + 1 / HEIGHT], -120);
+      }
+    const result = await comparePhotos(before, after, CAR);
+    const regions = result.status === 'compared' ? result.regions : [];
+    expect(regions).toHaveLength(1);
+    expectCovering(regions[0]!, { x: x0, y: y0, width: 23 / WIDTH, height: 19 / HEIGHT });
+  });
+
   it('leaves out a ragged change of thin strokes, as a textured backdrop gives', async () => {
     const before = await view('scenetext01.jpg');
     // A mesh of strokes one pixel wide on the grey pole, 8 px apart: joined, but no scratch's line.
