@@ -5,15 +5,15 @@
 // within TOLERANCE pixels of it by more than a threshold that grows with the earlier photo's local
 // contrast. Changed pixels form regions, kept only when they lie inside the vehicle's box, on the
 // vehicle (within the hull of the features the transform carries to their matches and of the cells
-// where both photos agree: the background and the ground do not follow it), and cannot be found in the
-// earlier photo a few pixels away (what moves with the viewpoint: parts at another depth). The maps are
-// made around the vehicle's box only. The work is bounded by sizes (both photos at COMPARE_SIDE) and
+// where both photos agree: the background and the ground do not follow it; or on that hull's rows and
+// solid: ./extent.ts), and cannot be found in the earlier photo a few pixels away (what moves with the
+// viewpoint: parts at another depth). The maps are made around the vehicle's box only. The work is bounded by sizes (both photos at COMPARE_SIDE) and
 // counts (features, regions), never by time: the same pair gives the same regions on any machine
 // (docs/adr/0016-change-detection-with-opencv.md).
-import { convexHull } from '../ocr/geometry.js';
 import type { PreviewSize } from '../prepare.js';
 import type { FractionBox, Point, RgbImage } from '../ocr/types.js';
 import { withMats, type Cv, type Keep, type Mat } from './opencv.js';
+import { agreeingCells, grownHull, onVehicle, vehicleExtent, within } from './extent.js';
 import { register, type PixelBox } from './register.js';
 
 export interface ChangeRegion {
@@ -301,96 +301,6 @@ function fixedPlanes(cv: Cv, keep: Keep, image: Mat): Mat[] {
   return Array.from({ length: vector.size() }, (_, k) => keep(vector.get(k)));
 }
 
-/** The vehicle's extent (the hull of the features the transform carries) is grown by this share. */
-const EXTENT_MARGIN = 0.05;
-
-/** The convex `hull` grown by `share` of its size about its centroid. */
-function grownHull(hull: readonly Point[], share: number): Point[] {
-  const cx = hull.reduce((sum, [x]) => sum + x, 0) / hull.length;
-  const cy = hull.reduce((sum, [, y]) => sum + y, 0) / hull.length;
-  return hull.map(([x, y]) => [cx + (x - cx) * (1 + share), cy + (y - cy) * (1 + share)] as const);
-}
-
-/** The side (pixels) of the cells where the two photos are checked to agree. */
-const CELL = 16;
-/** A cell agrees when both photos vary in it by this standard deviation (levels of 128) at least... */
-const CELL_MIN_DEVIATION = 10;
-/** ...and correlate this well (zero-mean normalised cross-correlation). */
-const CELL_MIN_CORRELATION = 0.8;
-/**
- * Agreeing cells widen the features' hull only this far (a share of its size): the features gather on
- * the plate, the grille and the lights, and leave out the flat body where damage goes (a dent beside a
- * headlight fell outside), but the ground just under the vehicle agrees too. Tuning part (a fixed
- * threshold of 20; damages found, false regions per pair with damage, without change): no cells, 42/64,
- * 0.06, 0.19; cells anywhere, 49/64, 0.53, 0.50; within 0.5, 46/64, 0.28, 0.38; within 0.3, 44/64,
- * 0.19, 0.19. Cells anywhere joined their shadow edges and lane markings to the vehicle.
- */
-const CELL_REACH = 0.3;
-
-/**
- * The centres of the cells of `roi` where both photos show structure (not flat paint, not noise) and it
- * agrees once registered: there the vehicle follows the transform.
- */
-function agreeingCells(images: Images, roi: PixelBox): Point[] {
-  const a = images.after.data32F;
-  const b = images.before.data32F;
-  const v = images.valid.data;
-  const width = images.after.cols;
-  const minVariance = CELL_MIN_DEVIATION * CELL_MIN_DEVIATION;
-  const cells: Point[] = [];
-  for (let y0 = roi.y; y0 + CELL <= roi.y + roi.height; y0 += CELL)
-    for (let x0 = roi.x; x0 + CELL <= roi.x + roi.width; x0 += CELL) {
-      const sums = { a: 0, b: 0, aa: 0, bb: 0, ab: 0 };
-      let complete = true;
-      for (let y = y0; y < y0 + CELL && complete; y++)
-        for (let x = x0; x < x0 + CELL; x++) {
-          const i = y * width + x;
-          if (!v[i]) {
-            complete = false;
-            break;
-          }
-          const [p, q] = [a[i]!, b[i]!];
-          sums.a += p;
-          sums.b += q;
-          sums.aa += p * p;
-          sums.bb += q * q;
-          sums.ab += p * q;
-        }
-      if (!complete) continue;
-      const n = CELL * CELL;
-      const [meanA, meanB] = [sums.a / n, sums.b / n];
-      const varianceA = sums.aa / n - meanA * meanA;
-      const varianceB = sums.bb / n - meanB * meanB;
-      if (varianceA < minVariance || varianceB < minVariance) continue;
-      const correlation = (sums.ab / n - meanA * meanB) / Math.sqrt(varianceA * varianceB);
-      if (correlation >= CELL_MIN_CORRELATION) cells.push([x0 + CELL / 2, y0 + CELL / 2]);
-    }
-  return cells;
-}
-
-/** The hull of the carried features, widened by the agreeing cells within CELL_REACH of it. */
-function vehicleExtent(features: Point[], cells: Point[]): Point[] {
-  const near = within(grownHull(features, CELL_REACH));
-  return convexHull([...features, ...cells.filter(near)]);
-}
-
-/** Whether a point lies inside the convex polygon `hull` (in order, either way round). */
-const within =
-  (hull: readonly Point[]) =>
-  ([x, y]: Point): boolean => {
-    if (hull.length < 3) return false;
-    let sign = 0;
-    for (let i = 0; i < hull.length; i++) {
-      const [ax, ay] = hull[i]!;
-      const [bx, by] = hull[(i + 1) % hull.length]!;
-      const cross = Math.sign((bx - ax) * (y - ay) - (by - ay) * (x - ax));
-      if (cross === 0) continue;
-      if (sign === 0) sign = cross;
-      else if (cross !== sign) return false;
-    }
-    return true;
-  };
-
 /**
  * The changed pixels of a region that reaches the box's edge are looked at again alone where they lie
  * this far (a share of its size) inside the vehicle's extent: away from its outline, where the
@@ -465,7 +375,6 @@ function regionsOf(
   roi: PixelBox,
   extent: Point[],
 ): { box: PixelBox; score: number }[] {
-  const onVehicle = within(grownHull(extent, EXTENT_MARGIN));
   const { difference, valid } = images;
   const [width, height] = [difference.cols, difference.rows];
   const ring = ringOf(roi, width, height);
@@ -507,7 +416,7 @@ function regionsOf(
   const regions: { box: PixelBox; score: number }[] = [];
   const d = difference.data32F;
   for (const { box, pixels, area } of candidates) {
-    if (!onVehicle([box.x + box.width / 2, box.y + box.height / 2])) continue;
+    if (!onVehicle(extent, box, pixels.length)) continue;
     if (pixels.length === 0 || foundNearby(images, pixels, width, height)) continue;
     let sum = 0;
     for (const i of pixels) sum += Math.min(1, d[i]! / 128);
