@@ -7,9 +7,9 @@
 // vehicle (within the hull of the features the transform carries to their matches and of the cells
 // where both photos agree: the background and the ground do not follow it; or on that hull's rows and
 // solid: ./extent.ts), and cannot be found in the earlier photo a few pixels away (what moves with the
-// viewpoint: parts at another depth). The maps are made around the vehicle's box only. The work is bounded by sizes (both photos at COMPARE_SIDE) and
-// counts (features, regions), never by time: the same pair gives the same regions on any machine
-// (docs/adr/0016-change-detection-with-opencv.md).
+// viewpoint: parts at another depth). The maps are made around the vehicle's box only. The work is
+// bounded by sizes (both photos at COMPARE_SIDE) and counts (features, regions), never by time: the
+// same pair gives the same regions on any machine (docs/adr/0016-change-detection-with-opencv.md).
 import type { PreviewSize } from '../prepare.js';
 import type { FractionBox, Point, RgbImage } from '../ocr/types.js';
 import { withMats, type Cv, type Keep, type Mat } from './opencv.js';
