@@ -159,6 +159,7 @@ describe.skipIf(!chromium)('console users and messages in a browser', () => {
     await viewer.locator('button:has-text("Save role")').click();
     await page.waitForSelector('text=is now client admin.');
     expect(await viewer.locator('td:nth-child(2)').textContent()).toBe('Client admin');
+    await screenshot(page, 'console', 'users-role-saved');
 
     // Disabling asks first; cancelled, nothing changes.
     await viewer.locator('button:has-text("Disable")').click();
@@ -247,6 +248,7 @@ describe.skipIf(!chromium)('console users and messages in a browser', () => {
 
     await failed.locator('button:has-text("Send again")').click();
     await page.waitForSelector('text=Inspection link to bounced@example.com is queued to be sent again.');
+    await screenshot(page, 'console', 'messages-sent-again');
     await smtp.waitFor(3); // the refused one was never received
     expect(smtp.received.at(-1)!.to).toEqual(['bounced@example.com']);
     await page.click('.tabs a:has-text("Held")');
