@@ -484,9 +484,11 @@ function withoutSpecks(cv: Cv, keep: Keep, changed: Mat): void {
   const density = keep(new cv.Mat());
   const window = new cv.Size(DENSE_WINDOW, DENSE_WINDOW);
   cv.boxFilter(shortChanges, density, cv.CV_32F, window, new cv.Point(-1, -1), true, cv.BORDER_CONSTANT);
-  const [labelled, o, dense, shortNow] = [labels.data32S, opened.data, density.data32F, shortChanges.data];
-  for (let i = 0; i < labelled.length; i++)
-    if (thin[labelled[i]!] || (shortNow[i] && dense[i]! >= DENSE_SHARE * 255)) o[i] = 255;
+  const [labelled, o, dense] = [labels.data32S, opened.data, density.data32F];
+  for (let i = 0; i < labelled.length; i++) {
+    const k = labelled[i]!;
+    if (thin[k] || (short[k] && dense[i]! >= DENSE_SHARE * 255)) o[i] = 255;
+  }
   opened.copyTo(changed);
 }
 
