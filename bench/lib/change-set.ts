@@ -14,7 +14,7 @@ import type { Box, Drawing } from './svg-draw.js';
 
 const SEED = 0x5eed_c4a9;
 /** The pairs, made and held out in batches: a batch added later leaves the earlier ones as they were. */
-const BATCHES = 2;
+const BATCHES = 3;
 const PER_BATCH = 60;
 const HELD_OUT = 0.2;
 
