@@ -32,6 +32,28 @@ describe('the plate among the lines', () => {
     expect(part.plate.box).toEqual({ x: 0.3, y: 0.7, width: 0.2, height: 0.04 });
   });
 
+  it('reads an Abu Dhabi plate, a code of digits in a red box beside the number, and no other two numbers', () => {
+    const red = [196, 24, 52] as const;
+    const white = [236, 236, 232] as const;
+    const code = (inks: readonly (readonly [number, number, number])[]) => ({
+      ...line('50', { x: 0.3, width: 0.03 }),
+      inks,
+    });
+    const number = { ...line('90577', { x: 0.345, width: 0.1 }), inks: Array(5).fill(white) };
+    expect(textPartFrom([code([red, red]), number], {}).plate).toMatchObject({
+      read: '50-90577',
+      country: 'AE',
+    });
+    // The same in a dark photo: the box is a dark red, still red.
+    const dark = [88, 11, 23] as const;
+    expect(textPartFrom([code([dark, dark]), number], {}).plate.read).toBe('50-90577');
+    // On white, or on an orange-brown, two numbers are no plate.
+    expect(textPartFrom([code([white, white]), number], {}).plate.read).toBeNull();
+    const brown = [200, 150, 90] as const;
+    expect(textPartFrom([code([brown, brown]), number], {}).plate.read).toBeNull();
+    expect(textPartFrom([line('50', { x: 0.3, width: 0.03 }), number], {}).plate.read).toBeNull();
+  });
+
   it('joins the pieces of a plate found apart on one row (a seal or a wide gap)', () => {
     const part = textPartFrom(
       [line('M', { x: 0.3, width: 0.03 }), line('AB 1234', { x: 0.345, width: 0.12 })],

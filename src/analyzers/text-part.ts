@@ -11,7 +11,7 @@ import type {
 import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odometer.js';
 import { matchPlate } from './plates.js';
 import type { Rival } from './ocr/types.js';
-import type { ReadLine } from './text-lines.js';
+import type { Ink, ReadLine } from './text-lines.js';
 import { matchVin, normaliseVin } from './vin.js';
 import { AS_DIGIT, AS_LETTER, DOUBTFUL_BELOW } from './look-alikes.js';
 
@@ -42,12 +42,16 @@ interface Candidate {
   chars: readonly number[];
   /** One rival per character of `text` (ReadLine's `rivals`). */
   rivals: readonly (Rival | undefined)[];
+  /** One cell colour per character of `text` (ReadLine's `inks`), where measured. */
+  inks: readonly (Ink | undefined)[];
 }
 
 const charsOf = (line: ReadLine): readonly number[] =>
   line.chars ?? Array<number>(line.text.length).fill(line.confidence);
 const rivalsOf = (line: ReadLine): readonly (Rival | undefined)[] =>
   line.rivals ?? Array<undefined>(line.text.length).fill(undefined);
+const inksOf = (line: ReadLine): readonly (Ink | undefined)[] =>
+  line.inks ?? Array<undefined>(line.text.length).fill(undefined);
 /** The confidences of the letters and digits of a candidate, in order (as normaliseVin keeps them). */
 const alphanumericChars = (candidate: Candidate): number[] =>
   candidate.chars.filter((_, i) => /[A-Za-z0-9]/.test(candidate.text.charAt(i)));
@@ -76,6 +80,7 @@ function rows(lines: readonly ReadLine[], count: number): Candidate[] {
       box: first.box,
       chars: charsOf(first),
       rivals: rivalsOf(first),
+      inks: inksOf(first),
     });
     for (const next of sorted.slice(start + 1)) {
       if (run.length >= count) break;
@@ -97,6 +102,7 @@ function rows(lines: readonly ReadLine[], count: number): Candidate[] {
         box: around(run.map((line) => line.box)),
         chars: run.flatMap((line, i) => (i === 0 ? charsOf(line) : [1, ...charsOf(line)])),
         rivals: run.flatMap((line, i) => (i === 0 ? rivalsOf(line) : [undefined, ...rivalsOf(line)])),
+        inks: run.flatMap((line, i) => (i === 0 ? inksOf(line) : [undefined, ...inksOf(line)])),
       });
     }
   });
@@ -199,11 +205,34 @@ function settledByFormat(
   return AS_DIGIT[read] === rival.char || AS_LETTER[read] === rival.char;
 }
 
+/**
+ * A cell's ground is red when its red channel is this many times the others at least, and this many
+ * levels above them: Abu Dhabi's code box, in any of the bench's lights (a dark exposure keeps the
+ * ratio, a colour cast does not reach it).
+ */
+const RED_OVER_OTHERS = 1.6;
+const RED_ABOVE_OTHERS = 40;
+const onRed = ([r, g, b]: Ink) =>
+  r >= RED_OVER_OTHERS * Math.max(g, b) && r - Math.max(g, b) >= RED_ABOVE_OTHERS;
+
+/**
+ * Whether the candidate begins with a code of one or two digits on red, then a number: an Abu Dhabi
+ * plate, whose code box is red. Only then is the AE format of digits alone tried: elsewhere two
+ * numbers side by side are any numbers (docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
+ */
+function abuDhabiCode(candidate: Candidate): boolean {
+  const code = /^(\d{1,2})\s+\d+$/.exec(candidate.text.trim());
+  if (!code || candidate.text !== candidate.text.trimStart()) return false;
+  const inks = candidate.inks.slice(0, code[1]!.length);
+  return inks.every((ink) => ink !== undefined && onRed(ink));
+}
+
 function plateCandidates(candidates: readonly Candidate[]): Scored[] {
   const found: Scored[] = [];
   for (const candidate of candidates)
     for (const window of plateWindows(candidate)) {
-      const match = matchPlate(window.text, undefined, window.chars);
+      const country = window.trimmed === 0 && abuDhabiCode(candidate) ? 'AE' : undefined;
+      const match = matchPlate(window.text, country, window.chars);
       if (!match) continue;
       const changes = match.corrections + window.trimmed;
       // A character read this unsurely is a guess unless a change put it right, or the format settles
