@@ -207,8 +207,8 @@ function settledByFormat(
 
 /**
  * A cell's ground is red when its red channel is this many times the others at least, and this many
- * levels above them: Abu Dhabi's code box, in any of the bench's lights (a dark exposure keeps the
- * ratio, a colour cast does not reach it).
+ * levels above them: Abu Dhabi's code box, also in a dark photo (which keeps the ratio); white or grey
+ * under a warm cast does not reach it.
  */
 const RED_OVER_OTHERS = 1.6;
 const RED_ABOVE_OTHERS = 40;
@@ -221,8 +221,8 @@ const onRed = ([r, g, b]: Ink) =>
  * numbers side by side are any numbers (docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
  */
 function abuDhabiCode(candidate: Candidate): boolean {
-  const code = /^(\d{1,2})\s+\d+$/.exec(candidate.text.trim());
-  if (!code || candidate.text !== candidate.text.trimStart()) return false;
+  const code = /^(\d{1,2})\s+\d+\s*$/.exec(candidate.text);
+  if (!code) return false;
   const inks = candidate.inks.slice(0, code[1]!.length);
   return inks.every((ink) => ink !== undefined && onRed(ink));
 }
