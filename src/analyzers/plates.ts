@@ -34,7 +34,8 @@ interface Slot {
 /** Each format's slots, one per character, in order. */
 const FORMATS = PLATE_FORMATS.map((entry) => ({
   ...entry,
-  // A format of digits only (Abu Dhabi's) fits any number: it is tried only for its own country.
+  // A format of digits only (Abu Dhabi's) fits any number: it is tried only for its own country, which
+  // the text part names when the code stands on red (./text-part.ts).
   digitsOnly: !/[LA]/.test(entry.format),
   slots: formatGroups(entry.format).flatMap((group, index) =>
     group.flatMap((slot) =>
