@@ -156,6 +156,16 @@ describe.skipIf(!chromium)('comparing with the previous inspection in a browser'
       await phone.page.waitForSelector('.before-after img[alt^="After"]');
       await phone.page.waitForFunction(ALL_IMAGES_LOADED);
       expect(await phone.page.textContent('.before-after')).toContain('door: scratch (moderate)');
+      // The damage's label stays on the photo, though its box is at the photo's right.
+      const overflow = await phone.page.evaluate<number[]>(
+        `[...document.querySelectorAll('.viewer .box .tag')].map((tag) => {
+          const frame = tag.closest('.frame').getBoundingClientRect();
+          const { left, right } = tag.getBoundingClientRect();
+          return Math.max(frame.left - left, right - frame.right);
+        })`,
+      );
+      expect(overflow.length).toBeGreaterThan(0);
+      for (const beyond of overflow) expect(beyond).toBeLessThanOrEqual(1);
       await expectAccessible(phone.page, 'shared before and after');
       await screenshot(phone.page, 'portal-compare', 'shared-phone', { fullPage: true });
     } finally {

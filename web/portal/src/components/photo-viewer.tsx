@@ -43,6 +43,12 @@ export const boxStyle = (box: Box) => ({
   height: pct(box.height),
 });
 
+/**
+ * A box's label runs right from its left edge, or, for a box in the photo's right half, left from its
+ * right edge: a label never runs off the photo's right side, where the frame would cut it.
+ */
+const tagClass = (box: Box) => (box.x + box.width / 2 > 0.5 ? 'tag end' : 'tag');
+
 export const damageLabel = (d: Damage) =>
   `${d.new ? 'New · ' : ''}${d.part ? `${d.part}: ` : ''}${d.type} (${d.severity})`;
 
@@ -192,12 +198,12 @@ export function PhotoViewer(props: ViewerProps) {
           />
           {vehicles.map((v, i) => (
             <div key={`v${i}`} class="box vehicle" style={boxStyle(v.box)}>
-              <span class="tag">{v.label}</span>
+              <span class={tagClass(v.box)}>{v.label}</span>
             </div>
           ))}
           {readings.map((r) => (
             <div key={r.kind} class={`box reading ${r.kind}`} style={boxStyle(r.box)}>
-              <span class="tag">{r.label}</span>
+              <span class={tagClass(r.box)}>{r.label}</span>
             </div>
           ))}
           {(props.regions ?? []).map((r, i) => (
@@ -210,7 +216,7 @@ export function PhotoViewer(props: ViewerProps) {
               style={boxStyle(d.box)}
               data-damage={i}
             >
-              <span class="tag" data-damage={i}>
+              <span class={tagClass(d.box)} data-damage={i}>
                 {damageLabel(d)}
               </span>
               {editing && <span class="handle" data-damage={i} aria-hidden="true" />}
