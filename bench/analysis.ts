@@ -4,7 +4,8 @@
 //      CPU-second, and each analyzer's median time from the returned runs.
 //   b. against the built service (`serve`, role all, SQLite): the time from the 200 of a 10-image upload
 //      to the result being stored (the inspection's updated_at) and to a 50 ms poll seeing it completed.
-//      Median of BENCH_RUNS runs (default 3), each with fresh credentials, after a warm-up inspection.
+//      Median of BENCH_RUNS runs (default 3), each with fresh credentials, after a warm-up inspection of
+//      the same 10 images (every analysis thread loads its models).
 //   c. GET /healthz latency (p50/p99/max) while the same process analyses two inspections of 10 images,
 //      beside the same probe with the service idle. Target: p99 under 50 ms while busy.
 // Missed targets are reported, not failed; the exit status is non-zero only on errors.
@@ -425,9 +426,10 @@ try {
       return { uploaded, done: await waitCompleted(service.url, key, uploaded.session) };
     };
 
-    log('warm-up inspection (the analysis thread loads its models)');
+    // As many images as the measured runs: every analysis thread gets one and loads its models.
+    log('warm-up inspection (the analysis threads load their models)');
     const warmStarted = Date.now();
-    await analyseOne(images.slice(0, 1));
+    await analyseOne(inspection);
     const warmupMs = Date.now() - warmStarted;
 
     const stored: number[] = [];
@@ -450,7 +452,9 @@ try {
     print(
       `   seen by a ${POLL_MS} ms poll:    ${ms(median(seen))} (runs ${seen.map((v) => v.toFixed(0)).join(', ')} ms)`,
     );
-    print(`   (after a 1-image warm-up inspection: ${ms(warmupMs)}, model loading included)`);
+    print(
+      `   (after a warm-up inspection of the same ${INSPECTION_IMAGES} images: ${ms(warmupMs)}, model loading included)`,
+    );
     print();
 
     await settle(service.pid);

@@ -39,6 +39,11 @@ describe('loadConfig', () => {
     expect(config.secretKey?.length).toBe(32);
   });
 
+  it('leaves the analysis threads to the pool unless ANALYSIS_THREADS is set', () => {
+    expect(loadConfig({}).analysisThreads).toBeUndefined();
+    expect(loadConfig({ ANALYSIS_THREADS: '3' }).analysisThreads).toBe(3);
+  });
+
   it('treats empty settings as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).port).toBe(8080);
   });
@@ -46,6 +51,7 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: 'abc' }, 'Invalid setting PORT="abc": expected an integer from 1 to 65535.'],
     [{ PORT: '70000' }, 'Invalid setting PORT="70000": expected an integer from 1 to 65535.'],
+    [{ ANALYSIS_THREADS: '0' }, 'Invalid setting ANALYSIS_THREADS="0": expected an integer from 1 to 64.'],
     [
       { DATABASE_URL: 'mysql://x' },
       'Invalid setting DATABASE_URL=(hidden): expected a URL starting with sqlite: or postgres://.',

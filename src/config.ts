@@ -266,6 +266,14 @@ export const settingsSchema = Type.Object({
     examples: ['30s'],
     hint: 'a duration such as 3600, 90s, 30m, 1h or 2d',
   }),
+  ANALYSIS_THREADS: Type.Optional(
+    setting((o) => Type.Integer({ minimum: 1, maximum: 64, ...o }), {
+      description:
+        'Threads one worker process analyses media on, each with its own copy of the models (300–400 MB). Default: one per CPU core, at most 4.',
+      examples: ['2'],
+      hint: 'an integer from 1 to 64',
+    }),
+  ),
   WORKER_CONCURRENCY: setting((o) => Type.Integer({ minimum: 1, maximum: 64, default: 2, ...o }), {
     description: 'Inspections one worker process analyses at the same time.',
     examples: ['2'],
@@ -444,6 +452,8 @@ export interface Config {
   webhookRetrySchedule: number[];
   /** Link messages (docs/messages.md): e-mail and SMS providers, each optional, and their retry schedule. */
   messages: MessageSettings;
+  /** Analysis threads of one worker process (ANALYSIS_THREADS); undefined: the pool's default. */
+  analysisThreads: number | undefined;
   workerConcurrency: number;
   messageConcurrency: number;
   /** How often a scrape may read the database gauges (METRICS_READ_INTERVAL). */
@@ -611,6 +621,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       sms: smsSettings(s, problems),
       retrySchedule: durationList('MESSAGE_RETRY_SCHEDULE', s.MESSAGE_RETRY_SCHEDULE, problems),
     },
+    analysisThreads: s.ANALYSIS_THREADS,
     workerConcurrency: s.WORKER_CONCURRENCY,
     messageConcurrency: s.MESSAGE_CONCURRENCY,
     metricsReadIntervalMs: durationSeconds('METRICS_READ_INTERVAL', s.METRICS_READ_INTERVAL, problems) * 1000,

@@ -13,8 +13,14 @@ export interface ThreadSettings {
   outbound: OutboundSettings;
 }
 
+/**
+ * One thread per core, at most 4: the analysis is the service's main work, and the HTTP thread needs
+ * little CPU beside it (bench/analysis.ts measures its latency while every thread is busy).
+ */
+export const defaultAnalysisThreads = (): number => Math.max(1, Math.min(4, os.availableParallelism()));
+
 export function createAnalysisPool(settings: ThreadSettings, opts: { threads?: number } = {}): AnalysisPool {
-  const threads = opts.threads ?? Math.max(1, Math.min(4, os.availableParallelism() - 1));
+  const threads = opts.threads ?? defaultAnalysisThreads();
   // Compiled: the .js beside this file. Under the test runner (TypeScript sources): the .ts through tsx.
   const fromSource = import.meta.url.endsWith('.ts');
   const pool = new Piscina({

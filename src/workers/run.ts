@@ -23,7 +23,11 @@ export async function startWorker(deps: Deps, opts: { pool?: AnalysisPool } = {}
   const id = crypto.randomUUID();
   const { config } = deps;
   const pool =
-    opts.pool ?? createAnalysisPool({ damageModel: config.damageModel, outbound: config.outbound });
+    opts.pool ??
+    createAnalysisPool(
+      { damageModel: config.damageModel, outbound: config.outbound },
+      { ...(config.analysisThreads !== undefined && { threads: config.analysisThreads }) },
+    );
   const { scratch, swept } = await openScratch(config.dataDir);
   if (swept > 0) deps.logger.info({ swept }, 'removed the scratch folders of interrupted analyses');
   // Every task of the map has its handler: a task added to domain/jobs.ts without one fails to compile.

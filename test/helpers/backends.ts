@@ -28,6 +28,9 @@ export async function testEnvironment(
     LOG_LEVEL: 'silent',
     // Every answer of every test is checked against the OpenAPI document (test/helpers/contract.ts).
     RESPONSE_CONTRACT: 'enforce',
+    // The test files run side by side, each with its own service: one analysis thread each, so that
+    // no file loads the models twice.
+    ANALYSIS_THREADS: '1',
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...extra,
   };

@@ -57,6 +57,8 @@ export async function startServer(env: Record<string, string>, args: string[] = 
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
       RESPONSE_CONTRACT: 'enforce',
+      // As in test/helpers/backends.ts: test files run side by side, one analysis thread each.
+      ANALYSIS_THREADS: '1',
       ...env,
       LOG_LEVEL: 'info',
       PORT: String(port),
