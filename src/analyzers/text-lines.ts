@@ -10,6 +10,7 @@ import {
   type TextBoxFound,
 } from './ocr/index.js';
 import type { RecognisedLine, Rival } from './ocr/types.js';
+import { isDotted, joinDots } from './dot-matrix.js';
 import { mayHoldOdometer } from './odometer.js';
 import { checkSegments } from './segments.js';
 
@@ -119,6 +120,7 @@ const CONFIRM_PADDINGS = [0.12, 0.25];
 async function confirmDoubts(
   preview: RgbImage,
   lines: readonly TextBoxFound[],
+  dotted: readonly boolean[],
   read: RecognisedLine[],
   signal: AbortSignal | undefined,
 ): Promise<void> {
@@ -128,7 +130,7 @@ async function confirmDoubts(
     mayMatter(line.text) && line.chars.some((c) => c.confidence < CONFIRM_BELOW) ? [i] : [],
   );
   for (const i of doubtful) {
-    const crops = CONFIRM_PADDINGS.map((padding) => cropLine(preview, lines[i]!.quad, { padding }));
+    const crops = CONFIRM_PADDINGS.map((padding) => cut(preview, lines[i]!, dotted[i]!, padding));
     const again = await recogniseLines(crops, { signal, fold: readAs });
     if (!again.every((other) => other.text === read[i]!.text)) continue;
     const chars = read[i]!.chars.map((c, k) => ({
@@ -150,6 +152,7 @@ const AGAIN_PADDINGS = [0.12];
 async function readAgain(
   preview: RgbImage,
   lines: readonly TextBoxFound[],
+  dotted: readonly boolean[],
   read: readonly RecognisedLine[],
   signal: AbortSignal | undefined,
 ): Promise<(string[] | undefined)[]> {
@@ -159,11 +162,17 @@ async function readAgain(
       out.push(undefined);
       continue;
     }
-    const crops = AGAIN_PADDINGS.map((padding) => cropLine(preview, lines[i]!.quad, { padding }));
+    const crops = AGAIN_PADDINGS.map((padding) => cut(preview, lines[i]!, dotted[i]!, padding));
     const again = await recogniseLines(crops, { signal, fold: readAs });
     out.push(again.map((other, k) => checkSegments(crops[k]!, other).text));
   }
   return out;
+}
+
+/** The line cut out upright with a margin of `padding` (a share of its height), its dots joined if dotted. */
+function cut(preview: RgbImage, line: TextBoxFound, dotted: boolean, padding: number): RgbImage {
+  const crop = cropLine(preview, line.quad, { padding });
+  return dotted ? joinDots(crop) : crop;
 }
 
 /**
@@ -174,13 +183,16 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
   const found = await detectText(preview, { maxSide: DETECT_MAX_SIDE });
   signal?.throwIfAborted();
   const chosen = linesToRead(found, preview);
-  const crops = chosen.map((line) => cropLine(preview, line.quad));
+  const cuts = chosen.map((line) => cropLine(preview, line.quad));
+  // Told from the line's first cut, and then the same for every cut of it.
+  const dotted = cuts.map(isDotted);
+  const crops = cuts.map((crop, i) => (dotted[i] ? joinDots(crop) : crop));
   const read = await recogniseLines(crops, { signal, fold: readAs });
-  await confirmDoubts(preview, chosen, read, signal);
+  await confirmDoubts(preview, chosen, dotted, read, signal);
   // A display's faint unlit segments read as lit (a 1 as an 8) are told by the segments themselves.
   for (const [i, line] of read.entries())
     if (mayHoldOdometer(line.text)) read[i] = checkSegments(crops[i]!, line);
-  const again = await readAgain(preview, chosen, read, signal);
+  const again = await readAgain(preview, chosen, dotted, read, signal);
   return chosen
     .map((line, i) => ({
       ...(again[i] && { again: again[i] }),

@@ -57,6 +57,37 @@ async function dashboard(): Promise<PreparedImage> {
   return preparedFrom(await sharp(Buffer.from(svg)).png().toBuffer(), { mime: 'image/png' });
 }
 
+/** Rows of a 5 × 7 dot-matrix font (bit 4 the leftmost column), as a display's controller draws them. */
+const DOT_FONT: Record<string, readonly number[]> = {
+  '1': [0x04, 0x0c, 0x04, 0x04, 0x04, 0x04, 0x0e],
+  '5': [0x1f, 0x10, 0x1e, 0x01, 0x01, 0x11, 0x0e],
+  '6': [0x06, 0x08, 0x10, 0x1e, 0x11, 0x11, 0x0e],
+  '9': [0x0e, 0x11, 0x11, 0x0f, 0x01, 0x02, 0x0c],
+  k: [0x10, 0x10, 0x12, 0x14, 0x18, 0x14, 0x12],
+  m: [0x00, 0x00, 0x1a, 0x15, 0x15, 0x11, 0x11],
+  ',': [0x00, 0x00, 0x00, 0x00, 0x0c, 0x04, 0x08],
+  ' ': [0, 0, 0, 0, 0, 0, 0],
+};
+
+/** A trip computer's dot-matrix display: amber dots on black, the odometer on one line. */
+async function dotDisplay(text: string): Promise<PreparedImage> {
+  const pitch = 9;
+  const dots = [...text].flatMap((char, i) =>
+    DOT_FONT[char]!.flatMap((bits, row) =>
+      [0, 1, 2, 3, 4]
+        .filter((column) => (bits >> (4 - column)) & 1)
+        .map(
+          (column) =>
+            `<rect x="${240 + (i * 6 + column) * pitch}" y="${250 + row * pitch}" width="7.5" height="7.5" rx="2"/>`,
+        ),
+    ),
+  );
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="576">` +
+    `<rect width="100%" height="100%" fill="#0c0906"/><g fill="#ffa53a">${dots.join('')}</g></svg>`;
+  return preparedFrom(await sharp(Buffer.from(svg)).png().toBuffer(), { mime: 'image/png' });
+}
+
 afterAll(closeTextReader);
 
 describe('text analyzer', () => {
@@ -92,6 +123,12 @@ describe('text analyzer', () => {
     expect(part.odometer).toMatchObject({ read: 45218, unit: 'km', expected: 52000, match: false });
     expect(part.flags).toEqual(['odometer_mismatch']);
     expect(part.plate.read).toBeNull();
+  });
+
+  it('reads an odometer drawn in dots, as a dot-matrix display shows it', async () => {
+    const part = await textAnalyzer.analyse(await dotDisplay('56,919 km'), context({ odometer: 56919 }));
+    expect(part.odometer).toMatchObject({ read: 56919, unit: 'km', match: true });
+    expect(part.flags).toEqual([]);
   });
 
   it('reads nothing on a photo without text and flags nothing', async () => {
