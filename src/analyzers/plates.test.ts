@@ -3,7 +3,7 @@ import { PLATE_FORMATS } from '../domain/plate-formats.js';
 import { matchPlate } from './plates.js';
 
 describe('plate formats', () => {
-  it.each(PLATE_FORMATS.filter((f) => /[LA]/.test(f.format)))(
+  it.each(PLATE_FORMATS.filter((f) => /[LCA]/.test(f.format)))(
     '$country $format: its example is a plate of its country',
     ({ country, example }) => {
       const match = matchPlate(example, country);
@@ -23,6 +23,18 @@ describe('plate formats', () => {
   it('reads a look-alike as the kind its position needs, and counts it', () => {
     expect(matchPlate('A8-I23-CD')).toMatchObject({ plate: 'AB-123-CD', corrections: 2 });
     expect(matchPlate('AB-12O-CD')).toMatchObject({ plate: 'AB-120-CD', corrections: 1 });
+  });
+
+  it('takes only consonants where a country issues no vowels (Spain, the Netherlands)', () => {
+    expect(matchPlate('1234 BCD', 'ES')).toMatchObject({ plate: '1234-BCD', corrections: 0 });
+    expect(matchPlate('1234 ABC', 'ES')).toBeUndefined();
+    expect(matchPlate('12-BD-FG', 'NL')).toMatchObject({ corrections: 0 });
+    expect(matchPlate('12-AB-CD', 'NL')).toBeUndefined();
+    // A digit's look-alike that is a vowel does not stand for a consonant; one that is a consonant does.
+    expect(matchPlate('1234 B0D', 'ES')).toBeUndefined();
+    expect(matchPlate('1234 B8D', 'ES')).toMatchObject({ plate: '1234-BBD', corrections: 1 });
+    // So a British plate whose O's were read as zeros is no Spanish one: its A is a vowel.
+    expect(matchPlate('0066ABT')).toMatchObject({ plate: 'OO66-ABT', country: 'GB', corrections: 2 });
   });
 
   it('takes no text that fits no format, or only with too many changes', () => {

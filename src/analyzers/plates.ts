@@ -19,7 +19,7 @@ export interface PlateMatch {
   format: string;
   /** How many characters were read as their look-alike to fit the format. */
   corrections: number;
-  /** The kind of the format's slot each character of the plate took (L, D or A), in order. */
+  /** The kind of the format's slot each character of the plate took (L, C, D or A), in order. */
   kinds: string;
 }
 
@@ -36,7 +36,7 @@ const FORMATS = PLATE_FORMATS.map((entry) => ({
   ...entry,
   // A format of digits only (Abu Dhabi's) fits any number: it is tried only for its own country, which
   // the text part names when the code stands on red (./text-part.ts).
-  digitsOnly: !/[LA]/.test(entry.format),
+  digitsOnly: !/[LCA]/.test(entry.format),
   slots: formatGroups(entry.format).flatMap((group, index) =>
     group.flatMap((slot) =>
       Array.from({ length: slot.max }, (_, i): Slot => ({
@@ -49,12 +49,23 @@ const FORMATS = PLATE_FORMATS.map((entry) => ({
 }));
 
 const isDigit = (char: string) => char >= '0' && char <= '9';
+const isLetter = (char: string) => !isDigit(char);
+const isConsonant = (char: string) => isLetter(char) && !'AEIOUQ'.includes(char);
+/** What each kind of slot takes (the text holds uppercase letters and digits only). */
+const TAKES: Record<Slot['kind'], (char: string) => boolean> = {
+  L: isLetter,
+  C: isConsonant,
+  D: isDigit,
+  A: () => true,
+};
 
 /** The character a slot takes for `char`, and whether it had to change; undefined when it cannot. */
 function fit(kind: Slot['kind'], char: string): { char: string; changed: boolean } | undefined {
-  if (kind === 'A' || (kind === 'D') === isDigit(char)) return { char, changed: false };
-  const other = kind === 'D' ? AS_DIGIT[char] : AS_LETTER[char];
-  return other === undefined ? undefined : { char: other, changed: true };
+  const takes = TAKES[kind];
+  if (takes(char)) return { char, changed: false };
+  // A letter's look-alike for a digit, a digit's for a letter: a vowel read for a consonant has none.
+  const other = isDigit(char) ? AS_LETTER[char] : AS_DIGIT[char];
+  return other !== undefined && takes(other) ? { char: other, changed: true } : undefined;
 }
 
 /**

@@ -190,8 +190,8 @@ const DOUBT_BETWEEN_TWO = 0.9;
 /**
  * Whether the plate's format settles the recogniser's doubt about a character read `read` at
  * `confidence`: the doubt was between it and its `rival` alone, it was kept as read in a slot of one
- * kind (`kind`: L letters, D digits), and the rival is its look-alike of the other kind (an O where a
- * digit must be, a 0 where a letter must).
+ * kind (`kind`: L letters, C consonants, D digits), and the rival is its look-alike of the other kind
+ * (an O where a digit must be, a 0 where a letter must).
  */
 function settledByFormat(
   read: string,
@@ -201,7 +201,7 @@ function settledByFormat(
   kind: string,
 ): boolean {
   if (!rival || confidence + rival.confidence < DOUBT_BETWEEN_TWO) return false;
-  if (fitted !== read || (kind !== 'L' && kind !== 'D')) return false;
+  if (fitted !== read || !'LCD'.includes(kind)) return false;
   return AS_DIGIT[read] === rival.char || AS_LETTER[read] === rival.char;
 }
 

@@ -2,9 +2,10 @@
 // reading can be judged, and corrected where OCR confuses look-alike characters in a position the format
 // fixes (a `0` where a letter must be is an `O`). Add a country by adding its lines.
 //
-// A format is groups of character classes, written as a plate is printed: `L` a letter, `D` a digit, `A`
-// either, each optionally with a count `{m}` or `{m,n}`; `-` stands for whatever separates the groups
-// (a hyphen, a space, a seal or nothing: readings are compared without separators).
+// A format is groups of character classes, written as a plate is printed: `L` a letter, `C` a consonant
+// (a letter but A, E, I, O, U and Q, as Spain and the Netherlands issue), `D` a digit, `A` either, each
+// optionally with a count `{m}` or `{m,n}`; `-` stands for whatever separates the groups (a hyphen, a
+// space, a seal or nothing: readings are compared without separators).
 
 export interface PlateFormat {
   /** ISO 3166-1 alpha-2, `US` for every state. */
@@ -24,19 +25,19 @@ export const PLATE_FORMATS: readonly PlateFormat[] = [
   { country: 'DE', format: 'L{1,3}-L{1,2}-D{1,3}L', example: 'B-XY 123E' },
   // United Kingdom: since 2001.
   { country: 'GB', format: 'LLDD-LLL', example: 'AB12 CDE' },
-  // Netherlands: the side codes 6 to 11 of the cars on the road.
-  { country: 'NL', format: 'DD-LL-LL', example: '12-AB-CD' },
-  { country: 'NL', format: 'DD-LLL-D', example: '12-ABC-3' },
-  { country: 'NL', format: 'D-LLL-DD', example: '1-ABC-23' },
-  { country: 'NL', format: 'LL-DDD-L', example: 'AB-123-C' },
-  { country: 'NL', format: 'L-DDD-LL', example: 'A-123-BC' },
-  { country: 'NL', format: 'LLL-DD-L', example: 'ABC-12-D' },
+  // Netherlands: the side codes 6 to 11 of the cars on the road, in consonants.
+  { country: 'NL', format: 'DD-CC-CC', example: '12-BD-FG' },
+  { country: 'NL', format: 'DD-CCC-D', example: '12-BDF-3' },
+  { country: 'NL', format: 'D-CCC-DD', example: '1-BDF-23' },
+  { country: 'NL', format: 'CC-DDD-C', example: 'BD-123-F' },
+  { country: 'NL', format: 'C-DDD-CC', example: 'B-123-DF' },
+  { country: 'NL', format: 'CCC-DD-C', example: 'BDF-12-G' },
   // Belgium: since 2010.
   { country: 'BE', format: 'D-LLL-DDD', example: '1-ABC-123' },
   // Italy: since 1994.
   { country: 'IT', format: 'LL-DDD-LL', example: 'AB 123 CD' },
-  // Spain: since 2000 (consonants only, which the format does not need to know).
-  { country: 'ES', format: 'DDDD-LLL', example: '1234 BCD' },
+  // Spain: since 2000, in consonants.
+  { country: 'ES', format: 'DDDD-CCC', example: '1234 BCD' },
   // Poland: district (2–3 letters), then 4–5 characters with digits.
   { country: 'PL', format: 'LL-DDDDD', example: 'WA 12345' },
   { country: 'PL', format: 'LL-DDDDL', example: 'WA 1234A' },
@@ -58,7 +59,7 @@ export const PLATE_FORMATS: readonly PlateFormat[] = [
 
 /** One character class of a format, repeated from `min` to `max` times. */
 export interface PlateSlot {
-  kind: 'L' | 'D' | 'A';
+  kind: 'L' | 'C' | 'D' | 'A';
   min: number;
   max: number;
 }
@@ -67,7 +68,7 @@ export interface PlateSlot {
 export function formatGroups(format: string): PlateSlot[][] {
   return format.split('-').map((group) => {
     const slots: PlateSlot[] = [];
-    for (const token of group.matchAll(/([LDA])(?:\{(\d+)(?:,(\d+))?\})?/g)) {
+    for (const token of group.matchAll(/([LCDA])(?:\{(\d+)(?:,(\d+))?\})?/g)) {
       const min = token[2] === undefined ? 1 : Number(token[2]);
       const max = token[3] === undefined ? min : Number(token[3]);
       slots.push({ kind: token[1] as PlateSlot['kind'], min, max });
