@@ -37,7 +37,15 @@ export interface ReadLine {
    * odometer's figure: its digits must be the same in each.
    */
   again?: readonly string[];
+  /**
+   * The line read again from a cut WIDEN times wider, for lines with a character read unsurely: a plate
+   * seen at an angle is narrowed, and the recogniser reads narrowed characters worse (a J as an I).
+   */
+  widened?: Reading;
 }
+
+/** What was read on a line, and how surely: ReadLine's own fields. */
+export type Reading = Pick<ReadLine, 'text' | 'confidence' | 'chars' | 'rivals' | 'inks'>;
 
 export type Ink = readonly [r: number, g: number, b: number];
 
@@ -107,6 +115,9 @@ function linesToRead(found: readonly TextBoxFound[], image: RgbImage): TextBoxFo
     .map(({ line }) => line);
 }
 
+/** Only lines that may be a plate, a VIN or an odometer: four letters or digits, a digit among them. */
+const mayMatter = (text: string) => (text.match(/[A-Z0-9]/g) ?? []).length >= 4 && /[0-9]/.test(text);
+
 /** A character read under this is confirmed by reading its line again, cut out otherwise. */
 const CONFIRM_BELOW = 0.7;
 /** The other cuts a doubtful line is read from: margins around it, as shares of its height. */
@@ -124,8 +135,6 @@ async function confirmDoubts(
   read: RecognisedLine[],
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  // Only lines that may be a plate, a VIN or an odometer: four letters or digits, a digit among them.
-  const mayMatter = (text: string) => (text.match(/[A-Z0-9]/g) ?? []).length >= 4 && /[0-9]/.test(text);
   const doubtful = read.flatMap((line, i) =>
     mayMatter(line.text) && line.chars.some((c) => c.confidence < CONFIRM_BELOW) ? [i] : [],
   );
@@ -169,9 +178,45 @@ async function readAgain(
   return out;
 }
 
+/**
+ * How much wider the widened cut is than the line's proportions: a plate seen 40–50° from the side
+ * shows 0.77–0.64 of its width, and 1.5 gives about its own proportions back.
+ */
+const WIDEN = 1.5;
+
+/** Each line that may matter and still holds a character read unsurely, read from a widened cut. */
+async function readWidened(
+  preview: RgbImage,
+  lines: readonly TextBoxFound[],
+  dotted: readonly boolean[],
+  read: readonly RecognisedLine[],
+  signal: AbortSignal | undefined,
+): Promise<(Reading | undefined)[]> {
+  const out: (Reading | undefined)[] = [];
+  for (const [i, line] of read.entries()) {
+    if (!mayMatter(line.text) || line.chars.every((c) => c.confidence >= CONFIRM_BELOW)) {
+      out.push(undefined);
+      continue;
+    }
+    const crop = cut(preview, lines[i]!, dotted[i]!, 0, WIDEN);
+    const [wide] = await recogniseLines([crop], { signal, fold: readAs });
+    out.push(wide && readingOf(wide, crop));
+  }
+  return out;
+}
+
+/** A recognised line as a Reading, its characters' cell colours measured on `crop`. */
+const readingOf = (line: RecognisedLine, crop: RgbImage): Reading => ({
+  text: line.text,
+  confidence: line.confidence,
+  chars: line.chars.map((c) => c.confidence),
+  rivals: line.chars.map((c) => c.rival),
+  inks: line.chars.map((c) => inkAt(crop, c.x)),
+});
+
 /** The line cut out upright with a margin of `padding` (a share of its height), its dots joined if dotted. */
-function cut(preview: RgbImage, line: TextBoxFound, dotted: boolean, padding: number): RgbImage {
-  const crop = cropLine(preview, line.quad, { padding });
+function cut(preview: RgbImage, line: TextBoxFound, dotted: boolean, padding: number, stretch = 1): RgbImage {
+  const crop = cropLine(preview, line.quad, { padding, stretch });
   return dotted ? joinDots(crop) : crop;
 }
 
@@ -193,15 +238,13 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
   for (const [i, line] of read.entries())
     if (mayHoldOdometer(line.text)) read[i] = checkSegments(crops[i]!, line);
   const again = await readAgain(preview, chosen, dotted, read, signal);
+  const widened = await readWidened(preview, chosen, dotted, read, signal);
   return chosen
     .map((line, i) => ({
       ...(again[i] && { again: again[i] }),
-      text: read[i]!.text,
-      confidence: read[i]!.confidence,
+      ...(widened[i] && { widened: widened[i] }),
+      ...readingOf(read[i]!, crops[i]!),
       box: line.box,
-      chars: read[i]!.chars.map((c) => c.confidence),
-      rivals: read[i]!.chars.map((c) => c.rival),
-      inks: read[i]!.chars.map((c) => inkAt(crops[i]!, c.x)),
     }))
     .filter((line) => line.text.trim() !== '');
 }

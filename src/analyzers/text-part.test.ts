@@ -105,6 +105,31 @@ describe('the plate among the lines', () => {
   });
 });
 
+describe('a plate read again widened', () => {
+  /** `HPR-4380` (a US plate seen from the side) read unsurely at its 8, and read again widened. */
+  const narrowed = (widened: string): ReadLine => ({
+    ...line('HPR-4380', { confidence: 0.92 }),
+    chars: [...'HPR-4380'].map((c) => (c === '8' ? 0.58 : 0.97)),
+    widened: { text: widened, confidence: 0.99, chars: [...widened].map(() => 0.99) },
+  });
+
+  it('takes the widened reading when the line as read gives no plate', () => {
+    expect(textPartFrom([narrowed('HPR-4380')], {}).plate).toMatchObject({
+      read: 'HPR-4380',
+      confidence: 0.99,
+    });
+    // Without the widened reading, its doubted 8 is a guess.
+    const { widened: _, ...asRead } = narrowed('HPR-4380');
+    expect(textPartFrom([asRead], {}).plate.read).toBeNull();
+  });
+
+  it('keeps to the lines as read when they give a plate, and to their rules for the widened one', () => {
+    const other = line('AB-123-CD', { y: 0.8 });
+    expect(textPartFrom([narrowed('HPR-4380'), other], {}).plate.read).toBe('AB-123-CD');
+    expect(textPartFrom([narrowed('PARKING')], {}).plate.read).toBeNull();
+  });
+});
+
 describe('a doubt the plate format settles', () => {
   /** `WH02 SHC` (a British plate) read unsurely at its 0, whose rival was `rival`. */
   const doubtfulZero = (rival: { char: string; confidence: number } | undefined): ReadLine => ({

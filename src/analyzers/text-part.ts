@@ -255,6 +255,21 @@ function plateCandidates(candidates: readonly Candidate[]): Scored[] {
 }
 
 /**
+ * The plates of the lines as read; when there is none, those of the lines read again widened, where they
+ * were (a plate seen at an angle, its characters narrowed: ReadLine's `widened`).
+ */
+function platesRead(lines: readonly ReadLine[], candidates: readonly Candidate[]): Scored[] {
+  const found = plateCandidates(candidates);
+  if (found.length > 0 || !lines.some((line) => line.widened)) return found;
+  return plateCandidates(
+    rows(
+      lines.map((line) => ({ ...line, ...line.widened })),
+      3,
+    ),
+  );
+}
+
+/**
  * Where a VIN may start or end in a candidate's letters and digits: at the ends of its groups (a VIN
  * is printed whole, or in groups), and right after a `VIN` label run into it. Never inside a longer
  * run of characters: 17 characters cut out of a line of words can pass a check digit by chance.
@@ -370,7 +385,7 @@ export function textPartFrom(lines: readonly ReadLine[], inputMetaData: Record<s
   const candidates = rows(lines, 3);
   const odometer = odometerReading(lines, inputMetaData.odometer);
   const cluster = showsInstrumentCluster(lines, odometer.read !== null);
-  const platePick = cluster ? undefined : pick(plateCandidates(candidates), expectedPlate);
+  const platePick = cluster ? undefined : pick(platesRead(lines, candidates), expectedPlate);
   const plate: PlateReading = {
     ...reading(platePick, expectedPlate),
     ...(platePick && { country: platePick.country ?? null, box: roundedBox(platePick.box) }),

@@ -12,6 +12,8 @@ export interface CropLineOptions {
   maxWidth?: number;
   /** Extra margin on every side, as a fraction of the line's height. Default 0 (DB's unclip leaves one). */
   padding?: number;
+  /** The crop made this many times wider than the line's proportions give. Default 1. */
+  stretch?: number;
 }
 
 /** A quad this much taller than wide holds vertical text (PaddleOCR's ratio). */
@@ -28,14 +30,16 @@ export function cropLine(image: RgbImage, quad: Quad, options: CropLineOptions =
   const height = options.height ?? 48;
   const maxWidth = options.maxWidth ?? 640;
   const padding = options.padding ?? 0;
+  const stretch = options.stretch ?? 1;
   if (
     !Number.isInteger(height) ||
     height < 1 ||
     !Number.isInteger(maxWidth) ||
     maxWidth < 1 ||
-    !(padding >= 0)
+    !(padding >= 0) ||
+    !(stretch > 0)
   ) {
-    throw new RangeError('cropLine: height and maxWidth must be positive integers, padding ≥ 0');
+    throw new RangeError('cropLine: height and maxWidth must be positive integers, padding ≥ 0, stretch > 0');
   }
   let corners = quad;
   let size = quadSize(corners);
@@ -60,7 +64,7 @@ export function cropLine(image: RgbImage, quad: Quad, options: CropLineOptions =
     size = quadSize(corners);
   }
   const lineHeight = Math.max(size.height, 1);
-  const width = Math.max(1, Math.min(maxWidth, Math.round((height * size.width) / lineHeight)));
+  const width = Math.max(1, Math.min(maxWidth, Math.round((stretch * height * size.width) / lineHeight)));
   // Source pixels per crop pixel, on the larger axis: how finely each crop pixel must be sampled.
   const shrink = Math.max(lineHeight / height, size.width / width);
   return warp(

@@ -192,6 +192,13 @@ describe('detectText, cropLine and recogniseLines on a photo', () => {
     expect(boxes).toHaveLength(LABELS.length);
   });
 
+  it('cuts a line out widened when asked, its height the same', () => {
+    const plain = cropLine(image, boxes[0]!.quad);
+    const wide = cropLine(image, boxes[0]!.quad, { stretch: 1.5 });
+    expect(wide.height).toBe(plain.height);
+    expect(Math.abs(wide.width - 1.5 * plain.width)).toBeLessThanOrEqual(1);
+  });
+
   it('gives the same boxes and texts when run again', async () => {
     const again = await detectText(image, { maxSide: 640 });
     expect(again).toEqual(boxes);
