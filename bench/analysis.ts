@@ -207,8 +207,8 @@ function schedstat(pid: number): { cpuMs: number; waitMs: number } | undefined {
 
 /**
  * Most CPU ticks an idle service uses in half a second. Under --cpu-prof every isolate's sampler costs a
- * few per cent of a core: a stricter bound would wait until piscina retires the idle analysis thread
- * (60 s), and the next inspection would reload the models.
+ * few per cent of a core, and the analysis threads are never retired: a stricter bound would never be
+ * met.
  */
 const QUIET_MAX_TICKS = CPU_PROF ? 15 : 2;
 

@@ -269,7 +269,7 @@ export const settingsSchema = Type.Object({
   ANALYSIS_THREADS: Type.Optional(
     setting((o) => Type.Integer({ minimum: 1, maximum: 64, ...o }), {
       description:
-        'Threads one worker process analyses media on, each with its own copy of the models (300–400 MB). Default: one per CPU core, at most 4.',
+        'Threads one worker process analyses media on, each with its own copy of the models (300–400 MB), loaded on its first photo and kept. Default: one per CPU core, at most 4.',
       examples: ['2'],
       hint: 'an integer from 1 to 64',
     }),
