@@ -135,6 +135,27 @@ describe.skipIf(!chromium)('capture app: between steps', () => {
     }
   }, 120_000);
 
+  it('takes the live picture when the camera never answers for a still photo', async () => {
+    const persona = await service.persona('photo', { steps: [step('front')] });
+    const phone = await launchPhone({ chromium: chromium!, camera });
+    try {
+      const { page } = phone;
+      // A camera whose still capture never settles, as some do.
+      await page.addInitScript({
+        content: 'ImageCapture.prototype.takePhoto = () => new Promise(() => {});',
+      });
+      await openLink(page, service.base, await service.token(persona));
+      await page.tap('button.primary');
+      await screenIs(page, 'step');
+      const tapped = Date.now();
+      expect(await shoot(page)).toBe('good');
+      // The app waits 8 s for the still photo, then takes the video's picture.
+      expect(Date.now() - tapped).toBeGreaterThanOrEqual(8_000);
+    } finally {
+      await phone.close();
+    }
+  }, 120_000);
+
   it('shows a step already taken with its kept photo when going back: keep it, or retake it', async () => {
     const persona = await service.persona('photo', { steps: [step('front'), step('rear')] });
     const token = await service.token(persona);

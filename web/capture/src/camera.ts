@@ -75,15 +75,30 @@ export async function openCamera(kind: 'photo' | 'video'): Promise<Camera> {
     async takePhoto(video) {
       if (typeof ImageCapture === 'function') {
         try {
-          return await new ImageCapture(track).takePhoto();
+          return await withinTime(new ImageCapture(track).takePhoto(), STILL_PHOTO_MS);
         } catch {
-          // Not every camera takes still photos: grab the live picture instead.
+          // Not every camera takes still photos, and some never answer: grab the live picture instead.
         }
       }
       return grabFrame(video);
     },
     stop: () => stream.getTracks().forEach((t) => t.stop()),
   };
+}
+
+/**
+ * How long a still photo may take before the live picture is taken instead: a phone's full-resolution
+ * capture takes a second or two, and a camera whose takePhoto never settles must not hold the person.
+ */
+const STILL_PHOTO_MS = 8_000;
+
+/** `work`, or a rejection once `ms` have passed without it settling. */
+function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function grabFrame(video: HTMLVideoElement): Promise<Blob> {
