@@ -45,7 +45,17 @@ async function takeStep(frame: Frame): Promise<void> {
   await frame.tap('button.shutter');
   // The app gives up a quality check after 15 s, counted from the preview; on a loaded machine the
   // photo takes seconds more to reach it (a full run went past 20 s).
-  await frame.waitForSelector('.preview[data-verdict]:not([data-verdict="checking"])', { timeout: 40_000 });
+  await frame
+    .waitForSelector('.preview[data-verdict]:not([data-verdict="checking"])', { timeout: 40_000 })
+    .catch(async (error: Error) => {
+      // Where the flow stood: no preview yet (the photo never taken), or one still checking.
+      const state = await frame.evaluate<string>(
+        `JSON.stringify({ preview: document.querySelector('.preview')?.getAttribute('data-verdict') ?? null, ` +
+          `shutter: document.querySelector('button.shutter')?.outerHTML ?? null, ` +
+          `screen: document.querySelector('[data-screen]')?.getAttribute('data-screen') ?? null })`,
+      );
+      throw new Error(`${error.message}\nthe frame: ${state}`, { cause: error });
+    });
   await frame.tap('.preview .actions button:last-child');
   await frame.waitForSelector(`[data-step]:not([data-step="${step}"]), [data-screen="review"]`);
 }
