@@ -17,7 +17,7 @@ export interface ThreadSettings {
  * One thread per core, at most 4: the analysis is the service's main work, and the HTTP thread needs
  * little CPU beside it (bench/analysis.ts measures its latency while every thread is busy).
  */
-export const defaultAnalysisThreads = (): number => Math.max(1, Math.min(4, os.availableParallelism()));
+const defaultAnalysisThreads = (): number => Math.max(1, Math.min(4, os.availableParallelism()));
 
 export function createAnalysisPool(settings: ThreadSettings, opts: { threads?: number } = {}): AnalysisPool {
   const threads = opts.threads ?? defaultAnalysisThreads();
