@@ -78,29 +78,37 @@ export function joinDots(crop: RgbImage): RgbImage {
   const total = kernel.reduce((sum, k) => sum + k, 0);
   const weights = kernel.map((k) => k / total);
   const { width, height, data } = crop;
-  const across = new Float64Array(width * height * 3);
+  const blurred = blurAlong('y', blurAlong('x', data, width, height, weights), width, height, weights);
+  return { data: Uint8Array.from(blurred, Math.round), width, height };
+}
+
+/**
+ * One pass of a separable blur of RGB values: each the weighted sum of its neighbours along `axis`
+ * (`weights` centred on it), the border replicated.
+ */
+function blurAlong(
+  axis: 'x' | 'y',
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  weights: readonly number[],
+): Float64Array {
+  const radius = (weights.length - 1) / 2;
+  const out = new Float64Array(width * height * 3);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++)
       for (let c = 0; c < 3; c++) {
         let sum = 0;
         for (let i = -radius; i <= radius; i++) {
-          const column = Math.min(width - 1, Math.max(0, x + i));
-          sum += data[(y * width + column) * 3 + c]! * weights[i + radius]!;
+          const neighbour =
+            axis === 'x'
+              ? y * width + Math.min(width - 1, Math.max(0, x + i))
+              : Math.min(height - 1, Math.max(0, y + i)) * width + x;
+          sum += values[neighbour * 3 + c]! * weights[i + radius]!;
         }
-        across[(y * width + x) * 3 + c] = sum;
+        out[(y * width + x) * 3 + c] = sum;
       }
-  const out = new Uint8Array(width * height * 3);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      for (let c = 0; c < 3; c++) {
-        let sum = 0;
-        for (let i = -radius; i <= radius; i++) {
-          const row = Math.min(height - 1, Math.max(0, y + i));
-          sum += across[(row * width + x) * 3 + c]! * weights[i + radius]!;
-        }
-        out[(y * width + x) * 3 + c] = Math.round(sum);
-      }
-  return { data: out, width, height };
+  return out;
 }
 
 function medianOf(histogram: Uint32Array, count: number): number {
