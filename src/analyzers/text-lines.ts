@@ -12,6 +12,7 @@ import {
 import type { RecognisedLine, Rival } from './ocr/types.js';
 import { isDotted, joinDots } from './dot-matrix.js';
 import { mayHoldOdometer } from './odometer.js';
+import { findCodeBox, quadOf } from './plate-code-box.js';
 import { checkSegments } from './segments.js';
 
 /** A line of recognised text: what was read, how surely, and where (fractions of the image). */
@@ -214,6 +215,56 @@ const readingOf = (line: RecognisedLine, crop: RgbImage): Reading => ({
   inks: line.chars.map((c) => inkAt(crop, c.x)),
 });
 
+/** A number that may be an Abu Dhabi plate's, beside its code box: up to five digits. */
+const PLATE_NUMBER = /^\s*\d{1,5}\s*$/;
+/** A code box's code: one or two digits. */
+const PLATE_CODE = /^\d{1,2}$/;
+
+const centreInside = (box: FractionBox, outer: FractionBox) =>
+  box.x + box.width / 2 >= outer.x &&
+  box.x + box.width / 2 <= outer.x + outer.width &&
+  box.y + box.height / 2 >= outer.y &&
+  box.y + box.height / 2 <= outer.y + outer.height;
+
+/**
+ * Whether a red box is the last cell of another line of characters reaching well left of it: an analogue
+ * odometer's tenths drum (white on red) beside its trip counter, not a plate's code box.
+ */
+const endsAnotherLine = (redBox: FractionBox, lines: readonly ReadLine[]) =>
+  lines.some((other) => centreInside(redBox, other.box) && other.box.x < redBox.x - redBox.width);
+
+/**
+ * The lines with the codes of the red code boxes beside numbers read (plate-code-box.ts) added, each in
+ * place of what the detector made of its box (the emirate's name, the code cut in pieces).
+ */
+async function withPlateCodes(
+  preview: RgbImage,
+  lines: readonly ReadLine[],
+  signal: AbortSignal | undefined,
+): Promise<ReadLine[]> {
+  const codes: { line: ReadLine; redBox: FractionBox }[] = [];
+  for (const line of lines) {
+    if (!PLATE_NUMBER.test(line.text)) continue;
+    const found = findCodeBox(preview, line.box);
+    if (!found || endsAnotherLine(found.redBox, lines)) continue;
+    const crop = cropLine(
+      found.crop,
+      quadOf({ left: 0, top: 0, right: found.crop.width, bottom: found.crop.height }),
+    );
+    const [both] = await recogniseLines([crop], { signal, fold: readAs });
+    const digits = line.text.trim();
+    const codeLength = both ? both.text.replace(/\s/g, '').length - digits.length : 0;
+    if (!both || !both.text.replace(/\s/g, '').endsWith(digits) || codeLength < 1 || codeLength > 2) continue;
+    const code = { ...both, text: both.text.slice(0, codeLength), chars: both.chars.slice(0, codeLength) };
+    code.confidence = code.chars.reduce((sum, c) => sum + c.confidence, 0) / codeLength;
+    if (!PLATE_CODE.test(code.text)) continue;
+    const reading = { ...readingOf(code, crop), inks: code.chars.map(() => found.ink) };
+    codes.push({ line: { ...reading, box: found.box }, redBox: found.redBox });
+  }
+  const inCodeBox = (line: ReadLine) => codes.some(({ redBox }) => centreInside(line.box, redBox));
+  return [...lines.filter((line) => !inCodeBox(line)), ...codes.map(({ line }) => line)];
+}
+
 /** The line cut out upright with a margin of `padding` (a share of its height), its dots joined if dotted. */
 function cut(preview: RgbImage, line: TextBoxFound, dotted: boolean, padding: number, stretch = 1): RgbImage {
   const crop = cropLine(preview, line.quad, { padding, stretch });
@@ -239,7 +290,7 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
     if (mayHoldOdometer(line.text)) read[i] = checkSegments(crops[i]!, line);
   const again = await readAgain(preview, chosen, dotted, read, signal);
   const widened = await readWidened(preview, chosen, dotted, read, signal);
-  return chosen
+  const lines = chosen
     .map((line, i) => ({
       ...(again[i] && { again: again[i] }),
       ...(widened[i] && { widened: widened[i] }),
@@ -247,4 +298,5 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
       box: line.box,
     }))
     .filter((line) => line.text.trim() !== '');
+  return withPlateCodes(preview, lines, signal);
 }

@@ -9,6 +9,7 @@ import type {
   VinReading,
 } from '../domain/result/detection-parts.js';
 import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odometer.js';
+import { onRed } from './plate-code-box.js';
 import { matchPlate } from './plates.js';
 import type { Rival } from './ocr/types.js';
 import type { Ink, ReadLine } from './text-lines.js';
@@ -204,16 +205,6 @@ function settledByFormat(
   if (fitted !== read || !'LCD'.includes(kind)) return false;
   return AS_DIGIT[read] === rival.char || AS_LETTER[read] === rival.char;
 }
-
-/**
- * A cell's ground is red when its red channel is this many times the others at least, and this many
- * levels above them: Abu Dhabi's code box, also in a dark photo (which keeps the ratio); white or grey
- * under a warm cast does not reach it.
- */
-const RED_OVER_OTHERS = 1.6;
-const RED_ABOVE_OTHERS = 40;
-const onRed = ([r, g, b]: Ink) =>
-  r >= RED_OVER_OTHERS * Math.max(g, b) && r - Math.max(g, b) >= RED_ABOVE_OTHERS;
 
 /**
  * Whether the candidate begins with a code of one or two digits on red, then a number: an Abu Dhabi

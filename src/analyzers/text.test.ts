@@ -40,6 +40,53 @@ async function vehiclePhoto(): Promise<PreparedImage> {
   return preparedFrom(png, { mime: 'image/png' });
 }
 
+/**
+ * The vehicle photo at 1024 px with an Abu Dhabi plate 200 px wide, slightly blurred: its code 5 white on
+ * red under the emirate's name, beside the number 53397. The detector alone finds the number only.
+ */
+async function abuDhabiPhoto(): Promise<PreparedImage> {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="110">` +
+    `<rect x="1" y="1" width="518" height="108" rx="8" fill="#fafafa" stroke="#222" stroke-width="3"/>` +
+    `<rect x="6" y="6" width="96" height="98" rx="4" fill="#c8102e"/>` +
+    `<text x="54" y="28" font-family="DejaVu Sans" font-size="11" text-anchor="middle" fill="#fff">أبوظبي</text>` +
+    `<text x="54" y="44" font-family="DejaVu Sans" font-weight="bold" font-size="11" text-anchor="middle" fill="#fff">A.D</text>` +
+    `<text x="54" y="94" font-family="DejaVu Sans Condensed" font-weight="bold" font-size="58" text-anchor="middle" fill="#fff">5</text>` +
+    `<text x="335" y="87" font-family="DejaVu Sans Condensed" font-weight="bold" font-size="88" text-anchor="middle" fill="#111">53397</text>` +
+    `</svg>`;
+  const plate = await sharp(Buffer.from(svg)).resize(200).png().toBuffer();
+  const png = await sharp(path.join(PHOTOS, 'licenseplate_motion.jpg'))
+    .resize(1024)
+    .composite([{ input: plate, left: 380, top: 520 }])
+    .png()
+    .toBuffer();
+  return preparedFrom(await sharp(png).blur(1.3).png().toBuffer(), { mime: 'image/png' });
+}
+
+/** An analogue counter 02274 with its tenths drum white on red, and the trip counter 00859 right of it. */
+async function drumCounters(): Promise<PreparedImage> {
+  const drums = (digits: string, x: number, y: number, width: number, height: number) =>
+    [...digits]
+      .map((digit, i) => {
+        const fill = i === digits.length - 1 ? '#b3121b' : '#141414';
+        const centre = x + i * width + (width - 2) / 2;
+        return (
+          `<rect x="${x + i * width}" y="${y}" width="${width - 2}" height="${height}" fill="${fill}"/>` +
+          `<text x="${centre}" y="${y + height * 0.78}" font-family="DejaVu Sans Condensed" font-weight="bold" ` +
+          `font-size="${height * 0.8}" text-anchor="middle" fill="#f4f4f4">${digit}</text>`
+        );
+      })
+      .join('');
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="576">` +
+    `<rect width="100%" height="100%" fill="#262b26"/>` +
+    `<circle cx="512" cy="288" r="260" fill="#1b1f1b" stroke="#777" stroke-width="6"/>` +
+    drums('02274', 360, 330, 26, 40) +
+    drums('00859', 520, 342, 21, 30) +
+    `</svg>`;
+  return preparedFrom(await sharp(Buffer.from(svg)).blur(0.8).png().toBuffer(), { mime: 'image/png' });
+}
+
 /** A digital instrument cluster: the odometer, a trip meter, a clock and the outside temperature. */
 async function dashboard(): Promise<PreparedImage> {
   const line = (text: string, x: number, y: number, size: number) =>
@@ -116,6 +163,19 @@ describe('text analyzer', () => {
     const part = await textAnalyzer.analyse(vehicle, context({ licensePlate: 'XY-987-ZZ' }));
     expect(part.plate).toMatchObject({ read: 'AB-123-CD', expected: 'XY-987-ZZ', match: false });
     expect(part.flags).toEqual(['plate_mismatch']);
+  });
+
+  it('reads an Abu Dhabi plate with its code, white on red beside the number', async () => {
+    const part = await textAnalyzer.analyse(await abuDhabiPhoto(), context({ licensePlate: '5 53397' }));
+    expect(part.plate).toMatchObject({ read: '5-53397', country: 'AE', match: true });
+    // The box reaches from the code's box to the number's end.
+    expect(part.plate.box!.x).toBeLessThan(400 / 1024);
+  });
+
+  it("takes an odometer's red tenths drum beside the trip counter for no plate's code box", async () => {
+    const part = await textAnalyzer.analyse(await drumCounters(), context());
+    expect(part.odometer?.read).toBe(227);
+    expect(part.plate.read).toBeNull();
   });
 
   it('reads the odometer on a dashboard, not the trip meter, clock or temperature', async () => {

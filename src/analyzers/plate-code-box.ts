@@ -1,0 +1,266 @@
+// Abu Dhabi's plates print their code (one or two digits) in white on a red box left of the number,
+// under the emirate's name. The text detector often misses that code, small and white on red, or cuts it
+// out with the name above it; so beside a number that may be a plate's, a red box is looked for, and the
+// largest white in it (the code) is turned dark on light and read together with the number, which
+// gives the recogniser the context it reads a lone digit badly without.
+import type { FractionBox, Quad, RgbImage } from './ocr/index.js';
+import type { Ink } from './text-lines.js';
+
+/**
+ * A colour is red when its red channel is this many times the others at least, and this many levels
+ * above them: the code box, also in a dark photo (which keeps the ratio); white or grey under a warm
+ * cast does not reach it.
+ */
+const RED_OVER_OTHERS = 1.6;
+const RED_ABOVE_OTHERS = 40;
+export const onRed = ([r, g, b]: Ink): boolean =>
+  r >= RED_OVER_OTHERS * Math.max(g, b) && r - Math.max(g, b) >= RED_ABOVE_OTHERS;
+
+/** Where the box is looked for, left of the number, in the number's heights. */
+const SEARCH_LEFT = 3;
+const SEARCH_ABOVE = 0.8;
+const SEARCH_BELOW = 0.6;
+/** The box's right edge is at most this far left of the number (its heights): the plate's own gap. */
+const MAX_GAP = 1.5;
+/**
+ * The box is at least this high, and this much of it is red (the code's white left out), in the number's
+ * heights; it overlaps the number's height by MIN_OVERLAP of it at least (a plate seen rolled).
+ */
+const MIN_BOX_HEIGHT = 0.5;
+const MIN_BOX_AREA = 0.2;
+const MIN_OVERLAP = 0.3;
+/** The code is at least this share of the box's height (the name above it is smaller). */
+const MIN_CODE_SHARE = 0.25;
+/** The ground left around the code in its cut, a share of its height. */
+const CODE_MARGIN = 0.4;
+/** A second digit of the code is at least this share of the first's height. */
+const SECOND_DIGIT_HEIGHT = 0.8;
+/** White on the box: the darkest channel at least this light, and the channels this close. */
+const WHITE_MIN = 120;
+const WHITE_SPREAD = 70;
+
+export interface CodeBox {
+  /** The code and the number cut out together, the code dark on light like the number, for the recogniser. */
+  crop: RgbImage;
+  /** Where the code is, as fractions of the image. */
+  box: FractionBox;
+  /** The whole red box, as fractions of the image. */
+  redBox: FractionBox;
+  /** The red box's colour (its median), the code's cells' ground. */
+  ink: Ink;
+}
+
+interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+const pixel = (image: RgbImage, x: number, y: number): Ink => {
+  const at = (y * image.width + x) * 3;
+  return [image.data[at]!, image.data[at + 1]!, image.data[at + 2]!];
+};
+
+const isWhite = ([r, g, b]: Ink) =>
+  Math.min(r, g, b) >= WHITE_MIN && Math.max(r, g, b) - Math.min(r, g, b) <= WHITE_SPREAD;
+
+interface Region {
+  bounds: Rect;
+  pixels: number;
+  /** Its pixels, as `y * image.width + x`. */
+  members: number[];
+}
+
+/**
+ * The 4-connected regions of pixels passing `test` inside `area`, found by flood fill. `area` is a few of
+ * the number's heights across, so the work is bounded by the number's size.
+ */
+function regionsWhere(image: RgbImage, area: Rect, test: (ink: Ink) => boolean): Region[] {
+  const width = area.right - area.left;
+  const height = area.bottom - area.top;
+  const red = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      red[y * width + x] = test(pixel(image, area.left + x, area.top + y)) ? 1 : 0;
+  const regions: Region[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < red.length; start++) {
+    if (red[start] !== 1) continue;
+    const bounds = { left: width, top: height, right: 0, bottom: 0 };
+    const members: number[] = [];
+    red[start] = 2;
+    stack.push(start);
+    while (stack.length > 0) {
+      const at = stack.pop()!;
+      const x = at % width;
+      const y = (at - x) / width;
+      members.push((area.top + y) * image.width + area.left + x);
+      bounds.left = Math.min(bounds.left, x);
+      bounds.right = Math.max(bounds.right, x + 1);
+      bounds.top = Math.min(bounds.top, y);
+      bounds.bottom = Math.max(bounds.bottom, y + 1);
+      for (const next of [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, at - width, at + width])
+        if (next >= 0 && next < red.length && red[next] === 1) {
+          red[next] = 2;
+          stack.push(next);
+        }
+    }
+    regions.push({
+      pixels: members.length,
+      members,
+      bounds: {
+        left: area.left + bounds.left,
+        top: area.top + bounds.top,
+        right: area.left + bounds.right,
+        bottom: area.top + bounds.bottom,
+      },
+    });
+  }
+  return regions;
+}
+
+/**
+ * The code's characters in the red `box`: its largest white region not touching the box's edge (the
+ * plate's white around it does), with the regions level with it (a second digit). The emirate's name
+ * and crest above it are smaller.
+ */
+function codeIn(image: RgbImage, box: Rect): { rect: Rect; members: Set<number> } | undefined {
+  const inside = regionsWhere(image, box, isWhite).filter(
+    ({ bounds }) =>
+      bounds.left > box.left &&
+      bounds.top > box.top &&
+      bounds.right < box.right &&
+      bounds.bottom < box.bottom,
+  );
+  const largest = inside.sort((a, b) => b.pixels - a.pixels)[0];
+  if (!largest) return undefined;
+  const { top, bottom } = largest.bounds;
+  // A second digit is as high as the first and level with it; a sliver of the plate's white inside the
+  // box's bounds (a plate seen rolled) is lower.
+  const level = inside.filter(
+    ({ bounds }) =>
+      bounds.bottom - bounds.top >= SECOND_DIGIT_HEIGHT * (bottom - top) &&
+      Math.min(bounds.bottom, bottom) - Math.max(bounds.top, top) >= 0.5 * (bottom - top),
+  );
+  return {
+    rect: {
+      left: Math.min(...level.map(({ bounds }) => bounds.left)),
+      top: Math.min(...level.map(({ bounds }) => bounds.top)),
+      right: Math.max(...level.map(({ bounds }) => bounds.right)),
+      bottom: Math.max(...level.map(({ bounds }) => bounds.bottom)),
+    },
+    members: new Set(level.flatMap((region) => region.members)),
+  };
+}
+
+/** The median of each channel over `box`. */
+function medianInk(image: RgbImage, box: Rect): Ink {
+  const channels: number[][] = [[], [], []];
+  for (let y = box.top; y < box.bottom; y++)
+    for (let x = box.left; x < box.right; x++) {
+      const ink = pixel(image, x, y);
+      if (onRed(ink)) ink.forEach((value, c) => channels[c]!.push(value));
+    }
+  return channels.map((values) => values.sort((a, b) => a - b)[values.length >> 1] ?? 0) as unknown as Ink;
+}
+
+/**
+ * `rect` of the image as its own image, with the red box made like the rest of the plate: its code dark
+ * (each pixel of the code, or next to it, 255 minus its darkest channel) on light (every other pixel of
+ * the box the red ground's value so turned, so that no other white shows as a stroke). Outside the box,
+ * the image as it is: the number beside the code.
+ */
+function codeDarkOnLight(image: RgbImage, rect: Rect, box: Rect, code: Set<number>, ground: Ink): RgbImage {
+  const width = rect.right - rect.left;
+  const height = rect.bottom - rect.top;
+  const data = new Uint8Array(width * height * 3);
+  const near = (at: number) =>
+    code.has(at) ||
+    code.has(at - 1) ||
+    code.has(at + 1) ||
+    code.has(at - image.width) ||
+    code.has(at + image.width);
+  const light = 255 - Math.min(...ground);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const [column, row] = [rect.left + x, rect.top + y];
+      const at = (y * width + x) * 3;
+      if (column < 0 || row < 0 || column >= image.width || row >= image.height) data.fill(light, at, at + 3);
+      else if (column < box.left || column >= box.right || row < box.top || row >= box.bottom)
+        data.set(pixel(image, column, row), at);
+      else {
+        const own = row * image.width + column;
+        data.fill(near(own) ? 255 - Math.min(...pixel(image, column, row)) : light, at, at + 3);
+      }
+    }
+  return { data, width, height };
+}
+
+/** A rectangle's corners, clockwise from the top-left, as the crop takes them. */
+export const quadOf = ({ left, top, right, bottom }: Rect): Quad => [
+  [left, top],
+  [right, top],
+  [right, bottom],
+  [left, bottom],
+];
+
+/**
+ * The code box left of a number read at `number` (fractions of `image`), when there is one: a red
+ * region at least MIN_BOX_HEIGHT of the number high, ending at most MAX_GAP of its height left of it.
+ */
+export function findCodeBox(image: RgbImage, number: FractionBox): CodeBox | undefined {
+  const height = number.height * image.height;
+  const left = number.x * image.width;
+  const top = number.y * image.height;
+  const area = {
+    left: Math.max(0, Math.floor(left - SEARCH_LEFT * height)),
+    top: Math.max(0, Math.floor(top - SEARCH_ABOVE * height)),
+    right: Math.min(image.width, Math.ceil(left)),
+    bottom: Math.min(image.height, Math.ceil(top + (1 + SEARCH_BELOW) * height)),
+  };
+  if (area.right - area.left < 2 || area.bottom - area.top < 2) return undefined;
+  // The nearest red region of a code box's size, level with the number.
+  const bounds = regionsWhere(image, area, onRed)
+    .filter(
+      ({ bounds: box, pixels }) =>
+        pixels >= MIN_BOX_AREA * height * height &&
+        box.bottom - box.top >= MIN_BOX_HEIGHT * height &&
+        left - box.right <= MAX_GAP * height &&
+        Math.min(box.bottom, top + height) - Math.max(box.top, top) >= MIN_OVERLAP * height,
+    )
+    .map((region) => region.bounds)
+    .sort((a, b) => b.right - a.right)[0];
+  if (!bounds) return undefined;
+  const found = codeIn(image, bounds);
+  if (!found) return undefined;
+  const { rect: code, members } = found;
+  if (code.bottom - code.top < MIN_CODE_SHARE * (bounds.bottom - bounds.top)) return undefined;
+  // A margin of ground around the code, as the detector's boxes leave one around text.
+  const margin = Math.round(CODE_MARGIN * (code.bottom - code.top));
+  const cut = {
+    left: code.left - margin,
+    top: Math.min(code.top - margin, Math.floor(top)),
+    right: Math.ceil(left + number.width * image.width),
+    bottom: Math.max(code.bottom + margin, Math.ceil(top + height)),
+  };
+  const ink = medianInk(image, bounds);
+  return {
+    crop: codeDarkOnLight(image, cut, bounds, members, ink),
+    box: fractionsOf(image, {
+      left: code.left - margin,
+      top: code.top - margin,
+      right: code.right + margin,
+      bottom: code.bottom + margin,
+    }),
+    redBox: fractionsOf(image, bounds),
+    ink,
+  };
+}
+
+const fractionsOf = (image: RgbImage, rect: Rect): FractionBox => ({
+  x: rect.left / image.width,
+  y: rect.top / image.height,
+  width: (rect.right - rect.left) / image.width,
+  height: (rect.bottom - rect.top) / image.height,
+});
