@@ -25,6 +25,15 @@ describe('plate formats', () => {
     expect(matchPlate('AB-12O-CD')).toMatchObject({ plate: 'AB-120-CD', corrections: 1 });
   });
 
+  it('changes a look-alike read surely only between 0 and O, which plate fonts draw alike', () => {
+    const sure = Array<number>(7).fill(0.99);
+    expect(matchPlate('0066 ABT', undefined, sure)).toMatchObject({ plate: 'OO66-ABT', corrections: 2 });
+    expect(matchPlate('AB12 CD8', undefined, sure)).toBeUndefined();
+    expect(matchPlate('AB12 CD8', undefined, [...sure.slice(0, 6), 0.5])).toMatchObject({
+      plate: 'AB12-CDB',
+    });
+  });
+
   it('takes only consonants where a country issues no vowels (Spain, the Netherlands)', () => {
     expect(matchPlate('1234 BCD', 'ES')).toMatchObject({ plate: '1234-BCD', corrections: 0 });
     expect(matchPlate('1234 ABC', 'ES')).toBeUndefined();

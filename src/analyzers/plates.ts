@@ -136,12 +136,18 @@ function separatorsOf(text: string): Set<number> {
 }
 
 /**
+ * Characters many plate fonts draw alike (the British and Dutch O is a 0 but for its width): the
+ * recogniser reads them surely either way, so their look-alike is tried however sure it was.
+ */
+const SAME_GLYPH = new Set(['0', 'O']);
+
+/**
  * The plate `text` is, by the format it fits best, or undefined when it fits none. Best is fewest
  * look-alike changes, then groups that agree with the separators OCR read (`AB-12O-CD` is a French plate
  * with one change, not a British one without), then the table's order; a separator read inside one of
  * a format's groups rules that format out. A character is read as its look-alike only where
  * `confidences` (one per letter or digit of `text`; all doubtful when absent) says the recogniser was
- * unsure of it. A plate shows at least one digit
+ * unsure of it, or it is a 0 or an O (SAME_GLYPH). A plate shows at least one digit
  * as read, and one letter where its format has any: OCR text of words (`DOUBLE`) or of numbers alone is
  * no plate, whatever changes would make it fit.
  */
@@ -151,7 +157,8 @@ export function matchPlate(
   confidences?: readonly number[],
 ): PlateMatch | undefined {
   const compact = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
-  const changeable = (index: number) => (confidences?.[index] ?? 0) < DOUBTFUL_BELOW;
+  const changeable = (index: number) =>
+    (confidences?.[index] ?? 0) < DOUBTFUL_BELOW || SAME_GLYPH.has(compact[index]!);
   if (compact.length < 4 || compact.length > MAX_PLATE_LENGTH || !/[0-9]/.test(compact)) return undefined;
   const hasLetter = /[A-Z]/.test(compact);
   const read = separatorsOf(text);
