@@ -43,6 +43,8 @@ export interface ReadLine {
    * seen at an angle is narrowed, and the recogniser reads narrowed characters worse (a J as an I).
    */
   widened?: Reading;
+  /** Read on a closer look at what seemed pieces of a VIN (closer-look.ts): taken for the VIN only. */
+  vinOnly?: boolean;
 }
 
 /** What was read on a line, and how surely: ReadLine's own fields. */

@@ -165,6 +165,19 @@ describe('the VIN among the lines', () => {
       });
   });
 
+  it("takes the closer look's lines for the VIN only", () => {
+    const closer = (text: string) => ({ ...line(text, { y: 0.2 }), vinOnly: true });
+    const part = textPartFrom(
+      [line('KNAZWT'), closer('KNAZW7R2778351550'), closer('AB-123-CD'), closer('ODO 45218 km')],
+      {},
+    );
+    expect(part.vin).toMatchObject({ read: 'KNAZW7R2778351550', check_digit_valid: true });
+    expect([part.plate.read, part.odometer?.read]).toEqual([null, null]);
+    // The same lines read on the first look are a plate and an odometer.
+    const first = textPartFrom([line('AB-123-CD'), line('ODO 45218 km', { y: 0.2 })], {});
+    expect([first.plate.read, first.odometer?.read]).toEqual(['AB-123-CD', 45218]);
+  });
+
   it('takes no VIN out of a run of words', () => {
     expect(textPartFrom([line('MADEBYHYUNDAIMOTORCOMPANY')], {}).vin.read).toBeNull();
     expect(textPartFrom([line('VIN1M8GDM9AXKP042788')], {}).vin.read).toBe('1M8GDM9AXKP042788');

@@ -373,15 +373,17 @@ function odometerReading(lines: readonly ReadLine[], expectedValue: unknown): Od
 export function textPartFrom(lines: readonly ReadLine[], inputMetaData: Record<string, unknown>): TextPart {
   const expectedPlate = expectedText(inputMetaData.licensePlate, normalisePlate);
   const expectedVin = expectedText(inputMetaData.vin, normaliseVin);
-  const candidates = rows(lines, 3);
-  const odometer = odometerReading(lines, inputMetaData.odometer);
-  const cluster = showsInstrumentCluster(lines, odometer.read !== null);
-  const platePick = cluster ? undefined : pick(platesRead(lines, candidates), expectedPlate);
+  // The lines of a closer look count for the VIN only (ReadLine's vinOnly).
+  const seen = lines.filter((line) => !line.vinOnly);
+  const candidates = rows(seen, 3);
+  const odometer = odometerReading(seen, inputMetaData.odometer);
+  const cluster = showsInstrumentCluster(seen, odometer.read !== null);
+  const platePick = cluster ? undefined : pick(platesRead(seen, candidates), expectedPlate);
   const plate: PlateReading = {
     ...reading(platePick, expectedPlate),
     ...(platePick && { country: platePick.country ?? null, box: roundedBox(platePick.box) }),
   };
-  const vinPick = pick(vinCandidates(candidates), expectedVin);
+  const vinPick = pick(vinCandidates(seen.length < lines.length ? rows(lines, 3) : candidates), expectedVin);
   const vin: VinReading = {
     ...reading(vinPick, expectedVin),
     check_digit_valid: vinPick ? (vinPick.checkDigitValid ?? null) : null,

@@ -87,6 +87,34 @@ async function drumCounters(): Promise<PreparedImage> {
   return preparedFrom(await sharp(Buffer.from(svg)).blur(0.8).png().toBuffer(), { mime: 'image/png' });
 }
 
+/**
+ * The vehicle photo at 1024 px with a VIN plate (light characters on dark metal) seen steeply, slanted
+ * and squashed: the detector cuts it in two pieces at the preview's scale.
+ */
+async function steepVinPhoto(): Promise<PreparedImage> {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="60"><rect width="100%" height="100%" fill="#2a2d30"/>` +
+    `<text x="280" y="44" font-family="DejaVu Sans Mono" font-weight="bold" font-size="38" text-anchor="middle" ` +
+    `fill="#d8d8d0">KNAZW7R2778351550</text></svg>`;
+  const strip = await sharp(Buffer.from(svg)).resize(520).png().toBuffer();
+  const seen = await sharp(strip)
+    .affine(
+      [
+        [1, 0],
+        [0.3, 0.6],
+      ],
+      { background: '#0000' },
+    )
+    .png()
+    .toBuffer();
+  const png = await sharp(path.join(PHOTOS, 'licenseplate_motion.jpg'))
+    .resize(1024)
+    .composite([{ input: seen, left: 300, top: 200 }])
+    .png()
+    .toBuffer();
+  return preparedFrom(await sharp(png).blur(1).png().toBuffer(), { mime: 'image/png' });
+}
+
 /** A digital instrument cluster: the odometer, a trip meter, a clock and the outside temperature. */
 async function dashboard(): Promise<PreparedImage> {
   const line = (text: string, x: number, y: number, size: number) =>
@@ -163,6 +191,15 @@ describe('text analyzer', () => {
     const part = await textAnalyzer.analyse(vehicle, context({ licensePlate: 'XY-987-ZZ' }));
     expect(part.plate).toMatchObject({ read: 'AB-123-CD', expected: 'XY-987-ZZ', match: false });
     expect(part.flags).toEqual(['plate_mismatch']);
+  });
+
+  it('reads a VIN seen steeply, which the detector cut in pieces, on a closer look', async () => {
+    const part = await textAnalyzer.analyse(await steepVinPhoto(), context({ vin: 'KNAZW7R2778351550' }));
+    expect(part.vin).toMatchObject({ read: 'KNAZW7R2778351550', check_digit_valid: true, match: true });
+    // Within the strip pasted at x 300–820 of 1024: the closer look's box brought back to the photo.
+    const { x, width } = part.vin.box!;
+    expect(x).toBeGreaterThanOrEqual(300 / 1024);
+    expect(x + width).toBeLessThanOrEqual(820 / 1024);
   });
 
   it('reads an Abu Dhabi plate with its code, white on red beside the number', async () => {

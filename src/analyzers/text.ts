@@ -1,16 +1,26 @@
 // Licence plate, VIN and odometer: the photo's lines of text read by PP-OCRv4 (./text-lines.ts), then
 // the plate, the VIN and the odometer picked among them and compared with the inspection's
 // inputMetaData (./text-part.ts). The work is bounded by sizes and counts, never by time: the same
-// photo gives the same part on any machine at any load (docs/adr/0015-ocr-models.md).
+// photo gives the same part on any machine at any load (docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
 import { TextPart } from '../domain/result/detection-parts.js';
 import type { AnalysisContext, ImageAnalyzer, PreparedImage } from './analyzer.js';
+import { closerLook, fromCloserLook, vinPiecesRegion } from './closer-look.js';
 import { readLines } from './text-lines.js';
 import { textPartFrom } from './text-part.js';
 
 /** Plate, VIN and odometer read from the image and compared with `context.inputMetaData`. */
 export async function readText(image: PreparedImage, context: AnalysisContext): Promise<TextPart> {
-  const lines = await readLines(image.preview, context.signal);
-  return textPartFrom(lines, context.inputMetaData);
+  const { preview } = image;
+  const lines = await readLines(preview, context.signal);
+  const first = textPartFrom(lines, context.inputMetaData);
+  // No VIN read, but what may be its pieces: a closer look at them (./closer-look.ts).
+  const region = first.vin.read === null ? vinPiecesRegion(lines, preview.width / preview.height) : undefined;
+  if (!region) return first;
+  const closer = await readLines(closerLook(preview, region), context.signal);
+  return textPartFrom(
+    [...lines, ...closer.map((line) => fromCloserLook(line, region))],
+    context.inputMetaData,
+  );
 }
 
 export const textAnalyzer: ImageAnalyzer<typeof TextPart> = {
