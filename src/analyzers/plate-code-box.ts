@@ -67,7 +67,6 @@ const isWhite = ([r, g, b]: Ink) =>
 
 interface Region {
   bounds: Rect;
-  pixels: number;
   /** Its pixels, as `y * image.width + x`. */
   members: number[];
 }
@@ -79,17 +78,18 @@ interface Region {
 function regionsWhere(image: RgbImage, area: Rect, test: (ink: Ink) => boolean): Region[] {
   const width = area.right - area.left;
   const height = area.bottom - area.top;
-  const red = new Uint8Array(width * height);
+  // 1: passes `test`, not yet in a region; 2: in a region.
+  const marks = new Uint8Array(width * height);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++)
-      red[y * width + x] = test(pixel(image, area.left + x, area.top + y)) ? 1 : 0;
+      marks[y * width + x] = test(pixel(image, area.left + x, area.top + y)) ? 1 : 0;
   const regions: Region[] = [];
   const stack: number[] = [];
-  for (let start = 0; start < red.length; start++) {
-    if (red[start] !== 1) continue;
+  for (let start = 0; start < marks.length; start++) {
+    if (marks[start] !== 1) continue;
     const bounds = { left: width, top: height, right: 0, bottom: 0 };
     const members: number[] = [];
-    red[start] = 2;
+    marks[start] = 2;
     stack.push(start);
     while (stack.length > 0) {
       const at = stack.pop()!;
@@ -101,13 +101,12 @@ function regionsWhere(image: RgbImage, area: Rect, test: (ink: Ink) => boolean):
       bounds.top = Math.min(bounds.top, y);
       bounds.bottom = Math.max(bounds.bottom, y + 1);
       for (const next of [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, at - width, at + width])
-        if (next >= 0 && next < red.length && red[next] === 1) {
-          red[next] = 2;
+        if (next >= 0 && next < marks.length && marks[next] === 1) {
+          marks[next] = 2;
           stack.push(next);
         }
     }
     regions.push({
-      pixels: members.length,
       members,
       bounds: {
         left: area.left + bounds.left,
@@ -133,7 +132,7 @@ function codeIn(image: RgbImage, box: Rect): { rect: Rect; members: Set<number> 
       bounds.right < box.right &&
       bounds.bottom < box.bottom,
   );
-  const largest = inside.sort((a, b) => b.pixels - a.pixels)[0];
+  const largest = inside.sort((a, b) => b.members.length - a.members.length)[0];
   if (!largest) return undefined;
   const { top, bottom } = largest.bounds;
   // A second digit is as high as the first and level with it; a sliver of the plate's white inside the
@@ -154,15 +153,16 @@ function codeIn(image: RgbImage, box: Rect): { rect: Rect; members: Set<number> 
   };
 }
 
-/** The median of each channel over `box`. */
-function medianInk(image: RgbImage, box: Rect): Ink {
-  const channels: number[][] = [[], [], []];
+/** The median of each channel over the red pixels of `box`. */
+function medianRed(image: RgbImage, box: Rect): Ink {
+  const channels: [number[], number[], number[]] = [[], [], []];
   for (let y = box.top; y < box.bottom; y++)
     for (let x = box.left; x < box.right; x++) {
       const ink = pixel(image, x, y);
       if (onRed(ink)) ink.forEach((value, c) => channels[c]!.push(value));
     }
-  return channels.map((values) => values.sort((a, b) => a - b)[values.length >> 1] ?? 0) as unknown as Ink;
+  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1] ?? 0;
+  return [median(channels[0]), median(channels[1]), median(channels[2])];
 }
 
 /**
@@ -207,7 +207,8 @@ export const quadOf = ({ left, top, right, bottom }: Rect): Quad => [
 
 /**
  * The code box left of a number read at `number` (fractions of `image`), when there is one: a red
- * region at least MIN_BOX_HEIGHT of the number high, ending at most MAX_GAP of its height left of it.
+ * region at least MIN_BOX_HEIGHT of the number high, ending at most MAX_GAP of its height left of it,
+ * with a code in it; and the cut of the code and the number together, to read.
  */
 export function findCodeBox(image: RgbImage, number: FractionBox): CodeBox | undefined {
   const height = number.height * image.height;
@@ -223,8 +224,8 @@ export function findCodeBox(image: RgbImage, number: FractionBox): CodeBox | und
   // The nearest red region of a code box's size, level with the number.
   const bounds = regionsWhere(image, area, onRed)
     .filter(
-      ({ bounds: box, pixels }) =>
-        pixels >= MIN_BOX_AREA * height * height &&
+      ({ bounds: box, members }) =>
+        members.length >= MIN_BOX_AREA * height * height &&
         box.bottom - box.top >= MIN_BOX_HEIGHT * height &&
         left - box.right <= MAX_GAP * height &&
         Math.min(box.bottom, top + height) - Math.max(box.top, top) >= MIN_OVERLAP * height,
@@ -244,7 +245,7 @@ export function findCodeBox(image: RgbImage, number: FractionBox): CodeBox | und
     right: Math.ceil(left + number.width * image.width),
     bottom: Math.max(code.bottom + margin, Math.ceil(top + height)),
   };
-  const ink = medianInk(image, bounds);
+  const ink = medianRed(image, bounds);
   return {
     crop: codeDarkOnLight(image, cut, bounds, members, ink),
     box: fractionsOf(image, {
