@@ -2,6 +2,7 @@
 // recogniser was trained on strokes and reads such a line badly ("866B1LES" for "866 miles", "K9" for
 // "km"); blurred until its dots touch, the same line reads as strokes. So a line cut out of the photo is
 // first told dotted or not, from the shapes of its ink, and a dotted one is blurred before it is read.
+import { blobs } from './blobs.js';
 import type { RgbImage } from './ocr/index.js';
 
 /**
@@ -52,12 +53,13 @@ export function dotsOf(crop: RgbImage): { share: number; dots: number } {
   let coreInk = 0;
   let dotInk = 0;
   let dots = 0;
-  for (const blob of blobs(core, width, height)) {
-    coreInk += blob.area;
+  for (const blob of blobs(core, width, height, 8)) {
+    const area = blob.members.length;
+    coreInk += area;
     // A single pixel is noise, not a dot.
-    if (blob.area >= 2 && blob.width <= maxSide && blob.height <= maxSide) {
+    if (area >= 2 && blob.right - blob.left <= maxSide && blob.bottom - blob.top <= maxSide) {
       dots++;
-      dotInk += blob.area;
+      dotInk += area;
     }
   }
   return { share: coreInk > 0 ? dotInk / coreInk : 0, dots };
@@ -138,39 +140,4 @@ function otsu(histogram: Uint32Array, count: number): number {
     }
   }
   return split;
-}
-
-/** The 8-connected blobs of a mask: each one's area and bounds. */
-function* blobs(mask: Uint8Array, width: number, height: number) {
-  const seen = new Uint8Array(mask.length);
-  const stack: number[] = [];
-  for (let start = 0; start < mask.length; start++) {
-    if (!mask[start] || seen[start]) continue;
-    let [area, left, right, top, bottom] = [0, width, 0, height, 0];
-    seen[start] = 1;
-    stack.push(start);
-    while (stack.length > 0) {
-      const p = stack.pop()!;
-      const x = p % width;
-      const y = (p - x) / width;
-      area++;
-      [left, right, top, bottom] = [
-        Math.min(left, x),
-        Math.max(right, x),
-        Math.min(top, y),
-        Math.max(bottom, y),
-      ];
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const [nx, ny] = [x + dx, y + dy];
-          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-          const q = ny * width + nx;
-          if (mask[q] && !seen[q]) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-    }
-    yield { area, width: right - left + 1, height: bottom - top + 1 };
-  }
 }

@@ -3,6 +3,7 @@
 // out with the name above it; so beside a number that may be a plate's, a red box is looked for, and the
 // largest white in it (the code) is turned dark on light and read together with the number, which
 // gives the recogniser the context it reads a lone digit badly without.
+import { blobs } from './blobs.js';
 import type { FractionBox, Quad, RgbImage } from './ocr/index.js';
 import type { Ink } from './text-lines.js';
 
@@ -72,51 +73,28 @@ interface Region {
 }
 
 /**
- * The 4-connected regions of pixels passing `test` inside `area`, found by flood fill. `area` is a few of
- * the number's heights across, so the work is bounded by the number's size.
+ * The 4-connected regions of pixels passing `test` inside `area`. `area` is a few of the number's heights
+ * across, so the work is bounded by the number's size.
  */
 function regionsWhere(image: RgbImage, area: Rect, test: (ink: Ink) => boolean): Region[] {
   const width = area.right - area.left;
   const height = area.bottom - area.top;
-  // 1: passes `test`, not yet in a region; 2: in a region.
-  const marks = new Uint8Array(width * height);
+  const mask = new Uint8Array(width * height);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++)
-      marks[y * width + x] = test(pixel(image, area.left + x, area.top + y)) ? 1 : 0;
-  const regions: Region[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < marks.length; start++) {
-    if (marks[start] !== 1) continue;
-    const bounds = { left: width, top: height, right: 0, bottom: 0 };
-    const members: number[] = [];
-    marks[start] = 2;
-    stack.push(start);
-    while (stack.length > 0) {
-      const at = stack.pop()!;
+      mask[y * width + x] = test(pixel(image, area.left + x, area.top + y)) ? 1 : 0;
+  return [...blobs(mask, width, height, 4)].map((blob) => ({
+    members: blob.members.map((at) => {
       const x = at % width;
-      const y = (at - x) / width;
-      members.push((area.top + y) * image.width + area.left + x);
-      bounds.left = Math.min(bounds.left, x);
-      bounds.right = Math.max(bounds.right, x + 1);
-      bounds.top = Math.min(bounds.top, y);
-      bounds.bottom = Math.max(bounds.bottom, y + 1);
-      for (const next of [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, at - width, at + width])
-        if (next >= 0 && next < marks.length && marks[next] === 1) {
-          marks[next] = 2;
-          stack.push(next);
-        }
-    }
-    regions.push({
-      members,
-      bounds: {
-        left: area.left + bounds.left,
-        top: area.top + bounds.top,
-        right: area.left + bounds.right,
-        bottom: area.top + bounds.bottom,
-      },
-    });
-  }
-  return regions;
+      return (area.top + (at - x) / width) * image.width + area.left + x;
+    }),
+    bounds: {
+      left: area.left + blob.left,
+      top: area.top + blob.top,
+      right: area.left + blob.right,
+      bottom: area.top + blob.bottom,
+    },
+  }));
 }
 
 /**
