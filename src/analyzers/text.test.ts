@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Value } from '@sinclair/typebox/value';
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextPart } from '../domain/result/detection-parts.js';
 import type { AnalysisContext, PreparedImage } from './analyzer.js';
@@ -25,19 +25,24 @@ const card = (text: string, { width = 300, height = 64, size = 44, ink = '#111',
       `font-size="${size}" text-anchor="middle" fill="${ink}">${text}</text></svg>`,
   );
 
+/** The vehicle photo at 1024 px with `overlays` pasted on it, blurred by `blur` px (none when 0). */
+async function onVehiclePhoto(overlays: OverlayOptions[], blur = 0): Promise<PreparedImage> {
+  const png = await sharp(path.join(PHOTOS, 'licenseplate_motion.jpg'))
+    .resize(1024)
+    .composite(overlays)
+    .png()
+    .toBuffer();
+  return preparedFrom(blur > 0 ? await sharp(png).blur(blur).png().toBuffer() : png, { mime: 'image/png' });
+}
+
 /** The vehicle photo at 1024 px with a French plate and a VIN label on it. */
 async function vehiclePhoto(): Promise<PreparedImage> {
   const plate = await sharp(card('AB-123-CD')).rotate(-4, { background: '#0000' }).png().toBuffer();
   const vin = card('1M8GDM9AXKP042788', { width: 420, height: 40, size: 26, paper: '#e8e8e8' });
-  const png = await sharp(path.join(PHOTOS, 'licenseplate_motion.jpg'))
-    .resize(1024)
-    .composite([
-      { input: plate, left: 380, top: 520 },
-      { input: vin, left: 60, top: 80 },
-    ])
-    .png()
-    .toBuffer();
-  return preparedFrom(png, { mime: 'image/png' });
+  return onVehiclePhoto([
+    { input: plate, left: 380, top: 520 },
+    { input: vin, left: 60, top: 80 },
+  ]);
 }
 
 /**
@@ -55,12 +60,7 @@ async function abuDhabiPhoto(): Promise<PreparedImage> {
     `<text x="335" y="87" font-family="DejaVu Sans Condensed" font-weight="bold" font-size="88" text-anchor="middle" fill="#111">53397</text>` +
     `</svg>`;
   const plate = await sharp(Buffer.from(svg)).resize(200).png().toBuffer();
-  const png = await sharp(path.join(PHOTOS, 'licenseplate_motion.jpg'))
-    .resize(1024)
-    .composite([{ input: plate, left: 380, top: 520 }])
-    .png()
-    .toBuffer();
-  return preparedFrom(await sharp(png).blur(1.3).png().toBuffer(), { mime: 'image/png' });
+  return onVehiclePhoto([{ input: plate, left: 380, top: 520 }], 1.3);
 }
 
 /** An analogue counter 02274 with its tenths drum white on red, and the trip counter 00859 right of it. */
@@ -107,12 +107,7 @@ async function steepVinPhoto(): Promise<PreparedImage> {
     )
     .png()
     .toBuffer();
-  const png = await sharp(path.join(PHOTOS, 'licenseplate_motion.jpg'))
-    .resize(1024)
-    .composite([{ input: seen, left: 300, top: 200 }])
-    .png()
-    .toBuffer();
-  return preparedFrom(await sharp(png).blur(1).png().toBuffer(), { mime: 'image/png' });
+  return onVehiclePhoto([{ input: seen, left: 300, top: 200 }], 1);
 }
 
 /** A digital instrument cluster: the odometer, a trip meter, a clock and the outside temperature. */
