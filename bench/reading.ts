@@ -1,28 +1,30 @@
 // How well the text analyzer (src/analyzers/text.ts) reads licence plates, VINs and odometers, on a
 // fixed reading set (bench/lib/reading-set.ts, drawn by bench/lib/*-render.ts), every image a 4000x3000
 // JPEG like a 12 MP phone photo, all derived from a fixed seed (every run renders identical images):
-//   plate-FR … plate-AE  14 plates of each of FR, DE, GB, NL, BE, IT, ES, PL, US, IN and AE, drawn as the
+//   plate-FR … plate-AE  28 plates of each of FR, DE, GB, NL, BE, IT, ES, PL, US, IN and AE, drawn as the
 //                        country's plates look, on a drawn car on a road before a fixture photo or on the
 //                        car of licenseplate_motion.jpg; plate width 6–25 % of the image;
-//   vin-sticker          25 maker's labels on a door pillar (VIN, barcode, maker, weights, dates, a tyre
+//   vin-sticker          50 maker's labels on a door pillar (VIN, barcode, maker, weights, dates, a tyre
 //                        placard), close up (35–60 % of the width) and at mid distance (18–26 %);
-//   vin-windshield       20 dark VIN plates with light embossed characters under a tinted, reflecting
+//   vin-windshield       40 dark VIN plates with light embossed characters under a tinted, reflecting
 //                        windshield, seen from above;
-//   odometer-digital     25 instrument clusters: a seven-segment, dot-matrix or TFT display with the total
+//   odometer-digital     50 instrument clusters: a seven-segment, dot-matrix or TFT display with the total
 //                        (3–6 digits, a thousands separator on some, km/mi/miles on most, ODO on some) and
 //                        always a trip meter, the time and the outside temperature (a second trip, the
 //                        range or the consumption on some), gauges with their numbers around;
-//   odometer-analogue    25 speedometers (numbers around the dial) with a drum counter for the total (its
+//   odometer-analogue    50 speedometers (numbers around the dial) with a drum counter for the total (its
 //                        last drum the tenths on some: the truth leaves them out) and a trip counter with
 //                        red tenths, km or MILES beside on some;
-//   no-text              20 photos without legible text: the fixture car with a blank plate, drawn cars with
+//   no-text              40 photos without legible text: the fixture car with a blank plate, drawn cars with
 //                        blank plates, parts of the fixture photos without text, clusters without figures;
 //   real                 the 4 fixture photos as they are (none shows a legible plate, VIN or odometer).
 // Every synthetic photo is seen through a projective warp (yaw up to 45°, pitch up to 40° or 55° for
 // windshields, roll up to 10°), blurred, lit (dark, bright, a shadow, a colour cast, glare) and JPEG-coded
 // (quality 60–92), these factors balanced within each group rather than crossed in a full grid; a text
-// too small or too blurred to read at 1024 px is taken closer or sharper. A fifth of each group (the first
-// fifth of its ids in a seeded order) is held out: figures are given for the tuning and held-out parts.
+// too small or too blurred to read at 1024 px is taken closer or sharper. The set is made in two batches
+// of the same make, each from its own seed (the second, added at stop 40, numbers its ids on after the
+// first's: plate-FR-15 to -28). A fifth of each group of each batch (the first fifth of its ids in a
+// seeded order) is held out: figures are given for the tuning and held-out parts.
 //
 // Every image goes the service's way: prepareImage() (the 1024 px preview), detectVehicles() on the
 // preview (timed; the analysis thread runs it beside the text analyzer), then readText() twice:
@@ -38,6 +40,7 @@
 //     BENCH_READING_LIMIT=N        the first N samples only (the groups interleaved: a mix of every group)
 //     BENCH_READING_GROUPS=a,b     only these groups (plate-FR, …, vin-sticker, odometer-digital, real)
 //     BENCH_READING_PART=p         only the tuning or the held-out part
+//     BENCH_READING_BATCHES=1      only these batches (1, 2): batch 1 alone is the set before stop 40
 //     BENCH_READING_IMAGES=dir     render into dir and reuse the images already there (named by a digest
 //                                  of what they show); kept
 //     BENCH_READING_KEEP=1         keep the images of a run without BENCH_READING_IMAGES, and say where
@@ -57,8 +60,10 @@ import type { TextPart } from '../src/domain/result/detection-parts.js';
 import { median, percentile } from './lib/stats.js';
 import {
   GROUPS,
+  BATCHES,
   PLATE_GROUPS,
   readingSet,
+  type BatchNumber,
   renderSet,
   type Group,
   type Part,
@@ -70,6 +75,7 @@ const KEEP = process.env.BENCH_READING_KEEP === '1';
 const IMAGES = process.env.BENCH_READING_IMAGES || undefined;
 const ONLY_GROUPS = groupsOf(process.env.BENCH_READING_GROUPS);
 const ONLY_PART = partOf(process.env.BENCH_READING_PART);
+const ONLY_BATCHES = batchesOf(process.env.BENCH_READING_BATCHES);
 
 function positiveInteger(name: string): number | undefined {
   const value = process.env[name];
@@ -85,6 +91,15 @@ function groupsOf(value: string | undefined): Set<Group> | undefined {
   if (unknown.length > 0)
     throw new Error(`BENCH_READING_GROUPS: unknown ${unknown.join(', ')} (groups: ${GROUPS.join(', ')})`);
   return new Set(names as Group[]);
+}
+
+function batchesOf(value: string | undefined): BatchNumber[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const numbers = value.split(',').map((n) => n.trim());
+  const unknown = numbers.filter((n) => !BATCHES.some((batch) => String(batch) === n));
+  if (unknown.length > 0)
+    throw new Error(`BENCH_READING_BATCHES: unknown ${unknown.join(', ')} (batches: ${BATCHES.join(', ')})`);
+  return BATCHES.filter((batch) => numbers.includes(String(batch)));
 }
 
 function partOf(value: string | undefined): Part | undefined {
@@ -316,7 +331,7 @@ const loadBefore = os.loadavg()[0]!;
 let failedRuns = 0;
 
 try {
-  const samples = readingSet()
+  const samples = readingSet(ONLY_BATCHES)
     .filter((s) => !ONLY_GROUPS || ONLY_GROUPS.has(s.group))
     .filter((s) => !ONLY_PART || s.part === ONLY_PART)
     .slice(0, LIMIT);

@@ -48,6 +48,22 @@ import type { RenderJob } from './render-worker.js';
 import { MAKERS, randomVin, stickerScene, windshieldScene, type Maker } from './vin-render.js';
 
 const SEED = 0x5eed_2025;
+
+/**
+ * The set is made in batches, each drawn from its own seed, its ids numbered on after the batch before,
+ * and a fifth of each group of each batch held out. A batch added later leaves the earlier ones' images
+ * and parts as they were, and brings photos no reader was tuned on.
+ */
+interface Batch {
+  seed: number;
+  /** The batch's place, from 0: in a group of `count` samples a batch, its ids number from index × count + 1. */
+  index: number;
+}
+
+/** The id of the `i`th sample (from 0) of a group's batch. */
+const sampleId = (group: string, batch: Batch, count: number, i: number) =>
+  `${group}-${String(batch.index * count + i + 1).padStart(2, '0')}`;
+
 /** Bumped whenever the drawing or rendering code changes what an image looks like (cached images). */
 const RENDER_VERSION = 1;
 
@@ -190,9 +206,14 @@ interface Levels {
   quality: number;
 }
 
-function levelsOf(group: string, count: number, lights: readonly LightKind[] = LIGHTS): Levels[] {
+function levelsOf(
+  batch: Batch,
+  group: string,
+  count: number,
+  lights: readonly LightKind[] = LIGHTS,
+): Levels[] {
   const of = <T>(factor: string, levels: readonly T[]) =>
-    balanced(streamOf(SEED, `${group}:${factor}`), levels, count);
+    balanced(streamOf(batch.seed, `${group}:${factor}`), levels, count);
   const [view, roll, blur, light, quality] = [
     of('view', VIEWS),
     of('roll', ROLLS),
@@ -359,14 +380,14 @@ function motionLayer(plate: Drawing, focusShot: Shot, flip: boolean): Layer {
   return { box: layerBox, extend: true, photo: MOTION.photo, flip };
 }
 
-function plateSamples(country: PlateCountry): Omit<Sample, 'part'>[] {
+function plateSamples(country: PlateCountry, batch: Batch): Omit<Sample, 'part'>[] {
   const group = `plate-${country}` as const;
   const count = PER_COUNTRY;
-  const levels = levelsOf(group, count);
-  const sizes = balanced(streamOf(SEED, `${group}:size`), PLATE_SIZES, count);
+  const levels = levelsOf(batch, group, count);
+  const sizes = balanced(streamOf(batch.seed, `${group}:size`), PLATE_SIZES, count);
   return levels.map((level, i) => {
-    const id = `${group}-${String(i + 1).padStart(2, '0')}`;
-    const rng = streamOf(SEED, id);
+    const id = sampleId(group, batch, count, i);
+    const rng = streamOf(batch.seed, id);
     const plate = randomPlate(country, rng);
     const drawing = plateDrawing(plate, rng);
     const identity = { ...identityOf(rng), licensePlate: plate.written };
@@ -417,14 +438,18 @@ function makerOf(rng: Rng): Maker {
   );
 }
 
-function vinStickerSamples(): Omit<Sample, 'part'>[] {
+function vinStickerSamples(batch: Batch): Omit<Sample, 'part'>[] {
   const group = 'vin-sticker';
   const count = SIZES[group];
-  const levels = levelsOf(group, count);
-  const distances = balanced(streamOf(SEED, `${group}:distance`), ['close', 'close', 'mid'] as const, count);
+  const levels = levelsOf(batch, group, count);
+  const distances = balanced(
+    streamOf(batch.seed, `${group}:distance`),
+    ['close', 'close', 'mid'] as const,
+    count,
+  );
   return levels.map((level, i) => {
-    const id = `${group}-${String(i + 1).padStart(2, '0')}`;
-    const rng = streamOf(SEED, id);
+    const id = sampleId(group, batch, count, i);
+    const rng = streamOf(batch.seed, id);
     const maker = makerOf(rng);
     const vin = randomVin(rng, maker);
     const sticker = stickerScene(vin, maker, rng);
@@ -447,13 +472,13 @@ function vinStickerSamples(): Omit<Sample, 'part'>[] {
   });
 }
 
-function vinWindshieldSamples(): Omit<Sample, 'part'>[] {
+function vinWindshieldSamples(batch: Batch): Omit<Sample, 'part'>[] {
   const group = 'vin-windshield';
   const count = SIZES[group];
-  const levels = levelsOf(group, count, [...LIGHTS, 'glare']);
+  const levels = levelsOf(batch, group, count, [...LIGHTS, 'glare']);
   return levels.map((level, i) => {
-    const id = `${group}-${String(i + 1).padStart(2, '0')}`;
-    const rng = streamOf(SEED, id);
+    const id = sampleId(group, batch, count, i);
+    const rng = streamOf(batch.seed, id);
     const vin = randomVin(rng, makerOf(rng));
     const plate = windshieldScene(vin, rng);
     const scene = { layers: [drawingLayer(plate.drawing, true)], focus: plate.label };
@@ -536,15 +561,15 @@ function shownText(odometer: DigitalOdometer): string {
   return [odometer.label ? 'ODO' : '', value, odometer.unitLabel ?? '(no unit)'].filter(Boolean).join(' ');
 }
 
-function digitalSamples(): Omit<Sample, 'part'>[] {
+function digitalSamples(batch: Batch): Omit<Sample, 'part'>[] {
   const group = 'odometer-digital';
   const count = SIZES[group];
-  const levels = levelsOf(group, count, [...LIGHTS, 'glare']);
-  const styles = balanced(streamOf(SEED, `${group}:style`), ['segment', 'dot', 'tft'] as const, count);
-  const digits = balanced(streamOf(SEED, `${group}:digits`), [3, 4, 5, 5, 6, 6], count);
+  const levels = levelsOf(batch, group, count, [...LIGHTS, 'glare']);
+  const styles = balanced(streamOf(batch.seed, `${group}:style`), ['segment', 'dot', 'tft'] as const, count);
+  const digits = balanced(streamOf(batch.seed, `${group}:digits`), [3, 4, 5, 5, 6, 6], count);
   return levels.map((level, i) => {
-    const id = `${group}-${String(i + 1).padStart(2, '0')}`;
-    const rng = streamOf(SEED, id);
+    const id = sampleId(group, batch, count, i);
+    const rng = streamOf(batch.seed, id);
     const unit: Unit = rng() < 0.7 ? 'km' : 'mi';
     // The unit beside the total on most displays ('mi' or 'miles' for miles), none on some.
     const unitLabel = rng() < 0.8 ? (unit === 'km' ? 'km' : pickOne(rng, ['mi', 'miles'])) : null;
@@ -571,14 +596,14 @@ function digitalSamples(): Omit<Sample, 'part'>[] {
   });
 }
 
-function analogueSamples(): Omit<Sample, 'part'>[] {
+function analogueSamples(batch: Batch): Omit<Sample, 'part'>[] {
   const group = 'odometer-analogue';
   const count = SIZES[group];
-  const levels = levelsOf(group, count, [...LIGHTS, 'glare']);
-  const tenths = balanced(streamOf(SEED, `${group}:tenths`), [true, false], count);
+  const levels = levelsOf(batch, group, count, [...LIGHTS, 'glare']);
+  const tenths = balanced(streamOf(batch.seed, `${group}:tenths`), [true, false], count);
   return levels.map((level, i) => {
-    const id = `${group}-${String(i + 1).padStart(2, '0')}`;
-    const rng = streamOf(SEED, id);
+    const id = sampleId(group, batch, count, i);
+    const rng = streamOf(batch.seed, id);
     const unit: Unit = rng() < 0.65 ? 'km' : 'mi';
     const drums = pickOne(rng, [5, 6, 6, 7] as const);
     // With a tenths drum, the total is what the other drums show: its value has at most that many digits.
@@ -644,12 +669,12 @@ const TEXTLESS: readonly Backdrop[] = [
   { photo: 'home.jpg', crop: { x: 0.1, y: 0.35, width: 0.9, height: 0.65 }, flip: true },
 ];
 
-function noTextSamples(): Omit<Sample, 'part'>[] {
+function noTextSamples(batch: Batch): Omit<Sample, 'part'>[] {
   const group = 'no-text';
-  const levels = levelsOf(group, NO_TEXT.length);
+  const levels = levelsOf(batch, group, NO_TEXT.length);
   return NO_TEXT.map((kind, i) => {
-    const id = `${group}-${String(i + 1).padStart(2, '0')}`;
-    const rng = streamOf(SEED, id);
+    const id = sampleId(group, batch, NO_TEXT.length, i);
+    const rng = streamOf(batch.seed, id);
     const level = levels[i]!;
     const flip = rng() < 0.5;
     let scene: Omit<Scene, 'shot'>;
@@ -748,33 +773,52 @@ function realSamples(): Omit<Sample, 'part'>[] {
 // ---------------------------------------------------------------------------------------------------
 // The set
 
-/** The ids held out of a group: the first fifth of its ids in a seeded order. */
-function heldOut(group: Group, ids: readonly string[]): Set<string> {
-  const order = shuffled(streamOf(SEED, `held-out:${group}`), ids);
+/** The ids held out of a group's batch: the first fifth of its ids in a seeded order. */
+function heldOut(group: Group, ids: readonly string[], seed: number): Set<string> {
+  const order = shuffled(streamOf(seed, `held-out:${group}`), ids);
   return new Set(order.slice(0, Math.round(ids.length * HELD_OUT)));
 }
 
-/**
- * The whole set, in a fixed order: the groups interleaved (one sample of each in turn), so that the
- * first N samples (BENCH_READING_LIMIT) mix every group.
- */
-export function readingSet(): Sample[] {
-  const groups: Omit<Sample, 'part'>[][] = [
-    ...PLATE_COUNTRIES.map(plateSamples),
-    vinStickerSamples(),
-    vinWindshieldSamples(),
-    digitalSamples(),
-    analogueSamples(),
-    noTextSamples(),
-    realSamples(),
+/** Each group's samples of one batch (the real photos are in the first only). */
+function batchOf(batch: Batch): Omit<Sample, 'part'>[][] {
+  return [
+    ...PLATE_COUNTRIES.map((country) => plateSamples(country, batch)),
+    vinStickerSamples(batch),
+    vinWindshieldSamples(batch),
+    digitalSamples(batch),
+    analogueSamples(batch),
+    noTextSamples(batch),
+    ...(batch.index === 0 ? [realSamples()] : []),
   ];
-  const parted = groups.map((samples) => {
-    const held = heldOut(
-      samples[0]!.group,
-      samples.map((s) => s.id),
-    );
-    return samples.map((s): Sample => ({ ...s, part: held.has(s.id) ? 'held-out' : 'tuning' }));
-  });
+}
+
+/**
+ * The set's batches: the first (stops 30–39), and a second, added at stop 40 so that the held-out part
+ * holds twice as many photos, half of them never measured before.
+ */
+export const BATCHES = [1, 2] as const;
+export type BatchNumber = (typeof BATCHES)[number];
+
+const batchNumbered = (n: BatchNumber): Batch => ({ seed: SEED + n - 1, index: n - 1 });
+
+/**
+ * The whole set (or the batches asked for), in a fixed order: the groups interleaved (one sample of
+ * each in turn), so that the first N samples (BENCH_READING_LIMIT) mix every group.
+ */
+export function readingSet(batches: readonly BatchNumber[] = BATCHES): Sample[] {
+  const groups = new Map<Group, Sample[]>();
+  for (const n of batches)
+    for (const samples of batchOf(batchNumbered(n))) {
+      const held = heldOut(
+        samples[0]!.group,
+        samples.map((s) => s.id),
+        batchNumbered(n).seed,
+      );
+      const group = groups.get(samples[0]!.group) ?? [];
+      group.push(...samples.map((s): Sample => ({ ...s, part: held.has(s.id) ? 'held-out' : 'tuning' })));
+      groups.set(samples[0]!.group, group);
+    }
+  const parted = [...groups.values()];
   const longest = Math.max(...parted.map((group) => group.length));
   return Array.from({ length: longest }, (_, i) => parted.flatMap((group) => group[i] ?? [])).flat();
 }
