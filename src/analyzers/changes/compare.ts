@@ -256,7 +256,7 @@ function envelopeDifference(cv: Cv, keep: Keep, x: Mat, y: Mat): { difference: M
     const yk = ys[k]!;
     const [rx, ry] = [localRange(cv, keep, xk, TOLERANCE), localRange(cv, keep, yk, TOLERANCE)];
     cv.max(beyond(cv, keep, xk, ry), beyond(cv, keep, yk, rx), outside[k]!);
-    const texture = localRange(cv, keep, xk, TEXTURE_RADIUS);
+    const texture = widenedRange(cv, keep, rx, TEXTURE_RADIUS - TOLERANCE);
     cv.subtract(texture.hi, texture.lo, contrast);
     cv.addWeighted(outside[k]!, 1, contrast, -TEXTURE_SHARE, 0, over[k]!);
   });
@@ -527,6 +527,18 @@ function joinedRegions(
   return { all, regions, labels };
 }
 
+/**
+ * `range` (the lowest and the highest within some radius) widened to `by` pixels more: the same as the
+ * range within the sum of the two radii, in less time (a square eroded twice is eroded by their sum).
+ */
+function widenedRange(cv: Cv, keep: Keep, range: { lo: Mat; hi: Mat }, by: number): { lo: Mat; hi: Mat } {
+  const kernel = keep(cv.Mat.ones(2 * by + 1, 2 * by + 1, cv.CV_8U));
+  const [lo, hi] = [keep(new cv.Mat()), keep(new cv.Mat())];
+  cv.erode(range.lo, lo, kernel);
+  cv.dilate(range.hi, hi, kernel);
+  return { lo, hi };
+}
+
 /** The lowest and the highest of `image` within `radius` pixels of each pixel, plane by plane. */
 function localRange(cv: Cv, keep: Keep, image: Mat, radius: number): { lo: Mat; hi: Mat } {
   const kernel = keep(cv.Mat.ones(2 * radius + 1, 2 * radius + 1, cv.CV_8U));
@@ -554,8 +566,8 @@ function changedPixels(
 
 /**
  * Whether the later photo's `changed` pixels (SEARCH_SAMPLES of them at most, evenly taken) appear in
- * the earlier one shifted by at most SEARCH pixels: their mean absolute difference at the best shift
- * under FOUND_BELOW.
+ * the earlier one shifted by at most SEARCH pixels: their mean absolute difference at some shift under
+ * FOUND_BELOW (the search stops at the first).
  */
 function foundNearby(images: Images, changed: readonly number[], width: number, height: number): boolean {
   const a = images.after.data32F;
@@ -563,7 +575,6 @@ function foundNearby(images: Images, changed: readonly number[], width: number, 
   const v = images.valid.data;
   const step = Math.ceil(changed.length / SEARCH_SAMPLES);
   const pixels = changed.filter((_, k) => k % step === 0);
-  let best = Infinity;
   for (let dy = -SEARCH; dy <= SEARCH; dy++)
     for (let dx = -SEARCH; dx <= SEARCH; dx++) {
       let sum = 0;
@@ -576,7 +587,7 @@ function foundNearby(images: Images, changed: readonly number[], width: number, 
         sum += Math.abs(a[i]! - b[j]!);
         n++;
       }
-      if (n > pixels.length / 2) best = Math.min(best, sum / n);
+      if (n > pixels.length / 2 && sum / n < FOUND_BELOW) return true;
     }
-  return best < FOUND_BELOW;
+  return false;
 }
