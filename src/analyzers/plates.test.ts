@@ -46,6 +46,18 @@ describe('plate formats', () => {
     expect(matchPlate('0066ABT')).toMatchObject({ plate: 'OO66-ABT', country: 'GB', corrections: 2 });
   });
 
+  it('takes no number starting with 0 where a country has none (Germany, the Emirates)', () => {
+    expect(matchPlate('M-AB 1234', 'DE')).toMatchObject({ plate: 'M-AB-1234', corrections: 0 });
+    expect(matchPlate('M-AB 0123', 'DE')).toBeUndefined();
+    // A 0 just before the number is the second letter's O.
+    expect(matchPlate('BN-O 9045', 'DE')).toMatchObject({ plate: 'BN-O-9045', corrections: 0 });
+    expect(matchPlate('BN-0 9045', 'DE')).toMatchObject({ plate: 'BN-O-9045', corrections: 1 });
+    expect(matchPlate('2 13019', 'AE')).toMatchObject({ plate: '2-13019' });
+    // An analogue trip counter's figures beside a red drum: no Abu Dhabi number starts with 0.
+    expect(matchPlate('2 03019', 'AE')).toBeUndefined();
+    expect(matchPlate('X 05964', 'AE')).toBeUndefined();
+  });
+
   it('takes no text that fits no format, or only with too many changes', () => {
     for (const text of ['PARKING', 'PROHIBITED', 'DOUBLE', 'NOTICE', 'HELLO WORLD', 'ABCD', '12'])
       expect(matchPlate(text), text).toBeUndefined();

@@ -19,7 +19,7 @@ export interface PlateMatch {
   format: string;
   /** How many characters were read as their look-alike to fit the format. */
   corrections: number;
-  /** The kind of the format's slot each character of the plate took (L, C, D or A), in order. */
+  /** The kind of the format's slot each character of the plate took (L, C, D, N or A), in order. */
   kinds: string;
 }
 
@@ -56,6 +56,7 @@ const TAKES: Record<Slot['kind'], (char: string) => boolean> = {
   L: isLetter,
   C: isConsonant,
   D: isDigit,
+  N: (char) => isDigit(char) && char !== '0',
   A: () => true,
 };
 

@@ -9,7 +9,7 @@ import type {
   VinReading,
 } from '../domain/result/detection-parts.js';
 import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odometer.js';
-import { onRed } from './plate-code-box.js';
+import { onRed } from './red.js';
 import { matchPlate } from './plates.js';
 import type { Rival } from './ocr/types.js';
 import type { Ink, ReadLine } from './text-lines.js';
@@ -191,7 +191,7 @@ const DOUBT_BETWEEN_TWO = 0.9;
 /**
  * Whether the plate's format settles the recogniser's doubt about a character read `read` at
  * `confidence`: the doubt was between it and its `rival` alone, it was kept as read in a slot of one
- * kind (`kind`: L letters, C consonants, D digits), and the rival is its look-alike of the other kind
+ * kind (`kind`: L letters, C consonants, D or N digits), and the rival is its look-alike of the other kind
  * (an O where a digit must be, a 0 where a letter must).
  */
 function settledByFormat(
@@ -202,7 +202,7 @@ function settledByFormat(
   kind: string,
 ): boolean {
   if (!rival || confidence + rival.confidence < DOUBT_BETWEEN_TWO) return false;
-  if (fitted !== read || !'LCD'.includes(kind)) return false;
+  if (fitted !== read || !'LCDN'.includes(kind)) return false;
   return AS_DIGIT[read] === rival.char || AS_LETTER[read] === rival.char;
 }
 

@@ -3,7 +3,8 @@
 // fixes (a `0` where a letter must be is an `O`). Add a country by adding its lines.
 //
 // A format is groups of character classes, written as a plate is printed: `L` a letter, `C` a consonant
-// (a letter but A, E, I, O, U and Q, as Spain and the Netherlands issue), `D` a digit, `A` either, each
+// (a letter but A, E, I, O, U and Q, as Spain and the Netherlands issue), `D` a digit, `N` a digit but 0
+// (the first of a number that never starts with 0, as in Germany and the Emirates), `A` either, each
 // optionally with a count `{m}` or `{m,n}`; `-` stands for whatever separates the groups (a hyphen, a
 // space, a seal or nothing: readings are compared without separators).
 
@@ -21,8 +22,9 @@ export const PLATE_FORMATS: readonly PlateFormat[] = [
   { country: 'FR', format: 'LL-DDD-LL', example: 'AB-123-CD' },
   { country: 'FR', format: 'D{1,4}-L{2,3}-D{2}', example: '1234 AB 75' },
   // Germany: district (1–3 letters), 1–2 letters, 1–4 digits, and E (electric) or H (historic).
-  { country: 'DE', format: 'L{1,3}-L{1,2}-D{1,4}', example: 'M-AB 1234' },
-  { country: 'DE', format: 'L{1,3}-L{1,2}-D{1,3}L', example: 'B-XY 123E' },
+  // The number runs from 1 to 9999: a 0 before it is the second letter's O.
+  { country: 'DE', format: 'L{1,3}-L{1,2}-ND{0,3}', example: 'M-AB 1234' },
+  { country: 'DE', format: 'L{1,3}-L{1,2}-ND{0,2}L', example: 'B-XY 123E' },
   // United Kingdom: since 2001.
   { country: 'GB', format: 'LLDD-LLL', example: 'AB12 CDE' },
   // Netherlands: the side codes 6 to 11 of the cars on the road, in consonants.
@@ -52,14 +54,15 @@ export const PLATE_FORMATS: readonly PlateFormat[] = [
   { country: 'US', format: 'LLL-LDD', example: 'ABC D12' },
   // India: state, district, series, number.
   { country: 'IN', format: 'LL-D{1,2}-L{1,3}-DDDD', example: 'MH 12 AB 1234' },
-  // United Arab Emirates: a letter code (Dubai, Sharjah) or a number code (Abu Dhabi), then the number.
-  { country: 'AE', format: 'L{1,2}-D{1,5}', example: 'A 12345' },
-  { country: 'AE', format: 'D{1,2}-D{1,5}', example: '1 12345' },
+  // United Arab Emirates: a letter code (Dubai, Sharjah) or a number code (Abu Dhabi), then the number,
+  // from 1 to 99999.
+  { country: 'AE', format: 'L{1,2}-ND{0,4}', example: 'A 12345' },
+  { country: 'AE', format: 'D{1,2}-ND{0,4}', example: '1 12345' },
 ];
 
 /** One character class of a format, repeated from `min` to `max` times. */
 export interface PlateSlot {
-  kind: 'L' | 'C' | 'D' | 'A';
+  kind: 'L' | 'C' | 'D' | 'N' | 'A';
   min: number;
   max: number;
 }
@@ -68,7 +71,7 @@ export interface PlateSlot {
 export function formatGroups(format: string): PlateSlot[][] {
   return format.split('-').map((group) => {
     const slots: PlateSlot[] = [];
-    for (const token of group.matchAll(/([LCDA])(?:\{(\d+)(?:,(\d+))?\})?/g)) {
+    for (const token of group.matchAll(/([LCDNA])(?:\{(\d+)(?:,(\d+))?\})?/g)) {
       const min = token[2] === undefined ? 1 : Number(token[2]);
       const max = token[3] === undefined ? min : Number(token[3]);
       slots.push({ kind: token[1] as PlateSlot['kind'], min, max });
