@@ -64,6 +64,20 @@ describe('odometer', () => {
     expect(matchOdometer([drums(black)])).toMatchObject({ value: 452183 });
   });
 
+  it('leaves out a red last drum though light makes the other drums differ', () => {
+    // Glare across the counter: the drums range from dark to grey.
+    const lit = [
+      [44, 51, 63],
+      [58, 68, 84],
+      [20, 22, 31],
+      [18, 21, 28],
+    ] as const;
+    const counter = (last: readonly [number, number, number]) => ({ ...line('08445'), inks: [...lit, last] });
+    expect(matchOdometer([counter([131, 19, 30])])).toMatchObject({ value: 844 });
+    // Only red: a last drum as grey as the lightest is one of the counter's.
+    expect(matchOdometer([counter([70, 80, 95])])).toMatchObject({ value: 8445 });
+  });
+
   it("counts the tenths drum among a counter's 5 digits, and does not mind its doubtful reading", () => {
     const black = [30, 30, 30] as const;
     const red = [180, 40, 40] as const;

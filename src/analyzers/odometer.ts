@@ -5,6 +5,7 @@
 // themselves away by their label (TRIP, A, B) or their tenths (`123.4`); clocks, speeds, temperatures
 // and fuel figures by their marks; plates, VINs and part numbers by the letters around their digits.
 import { AS_DIGIT } from './look-alikes.js';
+import { onRed } from './red.js';
 import type { Ink, ReadLine } from './text-lines.js';
 
 export interface OdometerMatch {
@@ -93,12 +94,17 @@ function loneNumber(text: string, spaced: boolean): Figure | undefined {
 const distance = (a: Ink, b: Ink) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Whether the figure's last digit is a tenths drum: a colour of its own, the others alike. */
+/**
+ * Whether the figure's last digit is a tenths drum: a colour of its own, the others alike; or red, the
+ * others not. Light falling across the counter (glare, a shadow's edge) makes the dark drums differ
+ * among themselves, but none of them red.
+ */
 function endsInTenths(figure: Figure, inks: readonly Ink[] | undefined): boolean {
   if (!inks || figure.digits.length < 5) return false;
   const cells = figure.positions.map((i) => inks[i]).filter((ink): ink is Ink => ink !== undefined);
   if (cells.length !== figure.positions.length) return false;
   const others = cells.slice(0, -1);
+  if (onRed(cells.at(-1)!) && !others.some(onRed)) return true;
   const channel = (c: 0 | 1 | 2) => median(others.map((ink) => ink[c]));
   const typical: Ink = [channel(0), channel(1), channel(2)];
   return (

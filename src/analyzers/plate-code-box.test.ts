@@ -2,7 +2,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { RgbImage } from './ocr/index.js';
-import { findCodeBox, onRed } from './plate-code-box.js';
+import { findCodeBox } from './plate-code-box.js';
+import { onRed } from './red.js';
 
 /**
  * A 400 x 120 plate on a grey car at (100, 200) of a 640 x 480 image: a code box in `box` colour at
