@@ -61,7 +61,14 @@ describe('odometer', () => {
       inks: [black, black, black, black, black, black, last],
     });
     expect(matchOdometer([drums(red)])).toMatchObject({ value: 45218 });
+    expect(matchOdometer([drums([235, 235, 230])])).toMatchObject({ value: 45218 });
     expect(matchOdometer([drums(black)])).toMatchObject({ value: 452183 });
+  });
+
+  it('keeps a last drum that is only darker: the counter in less light', () => {
+    const grey = [90, 90, 92] as const;
+    const inks = [grey, grey, grey, grey, [70, 70, 72], [72, 72, 74], [30, 30, 31]] as const;
+    expect(matchOdometer([{ ...line('0465157'), inks }])).toMatchObject({ value: 465157 });
   });
 
   it('leaves out a red last drum though light makes the other drums differ', () => {

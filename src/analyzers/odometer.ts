@@ -43,7 +43,8 @@ const UNIT = /(?<![A-Z])(KM|KN|MI|MILES|MILS)(?![A-Z])/;
 const UNIT_ONLY = /^\s*(KM|KN|MI|MILES|MILS)\s*$/;
 /**
  * A drum differing this much in colour (RGB distance of the cells' grounds) from the others, which agree
- * within TENTHS_AGREEMENT, is the tenths drum (white on red, black on white): left out of the value.
+ * within TENTHS_AGREEMENT, and lighter than they are, is the tenths drum (black on white): left out of
+ * the value. A darker last drum is one of the counter's in less light (a counter seen from below).
  */
 const TENTHS_CONTRAST = 45;
 const TENTHS_AGREEMENT = 45;
@@ -95,8 +96,8 @@ const distance = (a: Ink, b: Ink) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] -
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
- * Whether the figure's last digit is a tenths drum: a colour of its own, the others alike; or red, the
- * others not. Light falling across the counter (glare, a shadow's edge) makes the dark drums differ
+ * Whether the figure's last digit is a tenths drum: lighter than the others, which are alike; or red,
+ * the others not. Light falling across the counter (glare, a shadow's edge) makes the dark drums differ
  * among themselves, but none of them red.
  */
 function endsInTenths(figure: Figure, inks: readonly Ink[] | undefined): boolean {
@@ -107,8 +108,11 @@ function endsInTenths(figure: Figure, inks: readonly Ink[] | undefined): boolean
   if (onRed(cells.at(-1)!) && !others.some(onRed)) return true;
   const channel = (c: 0 | 1 | 2) => median(others.map((ink) => ink[c]));
   const typical: Ink = [channel(0), channel(1), channel(2)];
+  const last = cells.at(-1)!;
+  const lightness = (ink: Ink) => ink[0] + ink[1] + ink[2];
   return (
-    distance(cells.at(-1)!, typical) > TENTHS_CONTRAST &&
+    distance(last, typical) > TENTHS_CONTRAST &&
+    lightness(last) > lightness(typical) &&
     others.every((ink) => distance(ink, typical) < TENTHS_AGREEMENT)
   );
 }
