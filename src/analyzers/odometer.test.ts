@@ -150,6 +150,19 @@ describe('odometer', () => {
     expect(matchOdometer([line('045218'), far])).toMatchObject({ value: 45218, unit: null });
   });
 
+  it('takes a figure with a trip label in a box of its own just left of it for a trip meter', () => {
+    // TRIP 900.5 km read without its point: 9005 km, the total 666 km above it read unsurely.
+    const trip = { ...line('9005 KM', 0.058), box: { x: 0.367, y: 0.466, width: 0.077, height: 0.058 } };
+    const label = { ...line('TRIP', 0.022), box: { x: 0.343, y: 0.479, width: 0.031, height: 0.022 } };
+    expect(matchOdometer([trip])).toMatchObject({ value: 9005 });
+    expect(matchOdometer([trip, label])).toBeUndefined();
+    // A label on another row, or far left, is another line's.
+    const above = { ...label, box: { ...label.box, y: 0.3 } };
+    const farLeft = { ...label, box: { ...label.box, x: 0.05 } };
+    expect(matchOdometer([trip, above])).toMatchObject({ value: 9005 });
+    expect(matchOdometer([trip, farLeft])).toMatchObject({ value: 9005 });
+  });
+
   it('matches the expected value within 500, or 2 %', () => {
     expect(odometerMatches(45218, 45000)).toBe(true);
     expect(odometerMatches(45218, 44000)).toBe(false);

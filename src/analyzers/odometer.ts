@@ -119,6 +119,27 @@ function endsInTenths(figure: Figure, inks: readonly Ink[] | undefined): boolean
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1, b1) - Math.max(a0, b0);
 
+const sameRow = (a: ReadLine['box'], b: ReadLine['box']) =>
+  overlap(a.y, a.y + a.height, b.y, b.y + b.height) > 0.5 * Math.min(a.height, b.height);
+
+/** A line that is only a trip meter's label: TRIP, with its A or B. */
+const TRIP_ONLY = /^\s*(TRIP|TRP)\s*[AB12]?\s*$/;
+
+/** Whether a box of its own just left of the line on its row holds a trip label: the line is a trip. */
+function tripBeside(line: ReadLine, lines: readonly ReadLine[]): boolean {
+  const { box } = line;
+  return lines.some((other) => {
+    const o = other.box;
+    return (
+      other !== line &&
+      TRIP_ONLY.test(other.text.toUpperCase()) &&
+      sameRow(box, o) &&
+      o.x + o.width <= box.x + 0.5 * box.height &&
+      box.x - (o.x + o.width) < 2 * box.height
+    );
+  });
+}
+
 /** The unit of a box of its own right of the line on its row, or just under it. */
 function unitBeside(line: ReadLine, lines: readonly ReadLine[]): 'km' | 'mi' | null {
   const { box } = line;
@@ -126,15 +147,15 @@ function unitBeside(line: ReadLine, lines: readonly ReadLine[]): 'km' | 'mi' | n
     const word = UNIT_ONLY.exec(other.text.toUpperCase());
     if (other === line || !word) continue;
     const o = other.box;
-    const sameRow =
-      overlap(box.y, box.y + box.height, o.y, o.y + o.height) > 0.5 * Math.min(box.height, o.height) &&
+    const right =
+      sameRow(box, o) &&
       o.x >= box.x + box.width - 0.5 * box.height &&
       o.x - (box.x + box.width) < 2 * box.height;
     const under =
       overlap(box.x, box.x + box.width, o.x, o.x + o.width) > 0 &&
       o.y >= box.y + 0.5 * box.height &&
       o.y - (box.y + box.height) < box.height;
-    if (sameRow || under) return unitOf(word[1]!);
+    if (right || under) return unitOf(word[1]!);
   }
   return null;
 }
@@ -206,7 +227,7 @@ export function mayHoldOdometer(text: string): boolean {
 /** The line's figure when it may be the odometer: with a unit or a label, or 5 digits or more. */
 function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undefined {
   const raw = line.text.toUpperCase();
-  if (NOT_ODOMETER.test(raw) || TRIP_LABEL.test(asDigits(raw))) return undefined;
+  if (NOT_ODOMETER.test(raw) || TRIP_LABEL.test(asDigits(raw)) || tripBeside(line, lines)) return undefined;
   const label = LABEL.test(raw);
   const unitWord = UNIT.exec(blank(raw, LABEL));
   const unit = unitWord ? unitOf(unitWord[1]!) : unitBeside(line, lines);
