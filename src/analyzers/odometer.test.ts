@@ -138,6 +138,35 @@ describe('odometer', () => {
     expect(showsInstrumentCluster([line('AB-123-CD'), line('PARKING')], false)).toBe(false);
   });
 
+  it("tells a speedometer's dial by three of its numbers", () => {
+    const dial = ['100', '120', '160'].map((text) => line(text));
+    expect(showsInstrumentCluster(dial, false)).toBe(true);
+    expect(showsInstrumentCluster(dial.slice(0, 2), false)).toBe(false);
+    // Not numbers of a dial: past its end, or not multiples of ten.
+    expect(
+      showsInstrumentCluster(
+        ['350', '400', '450'].map((text) => line(text)),
+        false,
+      ),
+    ).toBe(false);
+    expect(
+      showsInstrumentCluster(
+        ['105', '123', '161'].map((text) => line(text)),
+        false,
+      ),
+    ).toBe(false);
+  });
+
+  it('reads a long figure without leading zeros as the total on an instrument cluster only', () => {
+    const dial = ['100', '120', '160'].map((text) => line(text, 0.03));
+    const total = line('841424', 0.05);
+    expect(matchOdometer([total])).toBeUndefined();
+    expect(matchOdometer([...dial, total])).toMatchObject({ value: 841424, unit: null });
+    expect(matchOdometer([line('TRIP 250.4'), line('X1000R/MIN'), total])).toMatchObject({ value: 841424 });
+    // A speedometer's numbers read as one stay no figure.
+    expect(matchOdometer([...dial, line('100120140', 0.05)])).toBeUndefined();
+  });
+
   it('takes the unit from a box of its own beside or under the figure', () => {
     const figure = line('45218', 0.05);
     const right = { ...line('km', 0.05), box: { x: 0.61, y: 0.5, width: 0.04, height: 0.05 } };

@@ -21,13 +21,20 @@ const NOT_ODOMETER =
 /** What an instrument cluster shows around its figures: speed and engine units, a clock, trips, temperatures. */
 const CLUSTER_MARK = /KM\/H|MPH|R\/MIN|RPM|X1000|TRIP|RANGE|MPG|L\/100|°|\d:\d\d(?!\d)/;
 
+/** A speedometer's number: a multiple of 10 from 10 to 300, alone on its line. */
+const DIAL_NUMBER = /^\s*[1-9][0-9]?0\s*$/;
+/** This many such numbers make a speedometer's dial, which counts as two marks. */
+const DIAL_NUMBERS = 3;
+
 /**
  * Whether the lines are an instrument cluster's: two of its marks on different lines, or one beside an
- * odometer read. A plate is never read there (a trip meter `A 899.9` read without its point looks like one).
+ * odometer read, or a speedometer's dial. A plate is never read there (a trip meter `A 899.9` read
+ * without its point looks like one).
  */
 export function showsInstrumentCluster(lines: readonly ReadLine[], odometerRead: boolean): boolean {
   const marks = lines.filter((line) => CLUSTER_MARK.test(line.text.toUpperCase())).length;
-  return marks + (odometerRead ? 1 : 0) >= 2;
+  const dial = lines.filter((line) => DIAL_NUMBER.test(line.text) && Number(line.text) <= 300).length;
+  return marks + (odometerRead ? 1 : 0) + (dial >= DIAL_NUMBERS ? 2 : 0) >= 2;
 }
 
 /** A trip meter's own label: A or B alone before the number. */
@@ -163,11 +170,20 @@ function unitBeside(line: ReadLine, lines: readonly ReadLine[]): 'km' | 'mi' | n
 /**
  * The odometer among the lines, or undefined. A figure with a unit or a label has 2 to 7 digits; one
  * without either must look like a counter: 5 or more digits (a tenths drum included), leading zeros
- * among them (a plate's, a phone's or a price's number seldom starts with 0). The likeliest such figure
+ * among them (a plate's, a phone's or a price's number seldom starts with 0) unless the lines show an
+ * instrument cluster (showsInstrumentCluster), and not a speedometer's scale. The likeliest such figure
  * is the reading, unless it was read unsurely or a taller figure without leading zeros may be the total.
  */
 export function matchOdometer(lines: readonly ReadLine[]): OdometerMatch | undefined {
-  const figures = lines.flatMap((line) => figureOf(line, lines) ?? []);
+  const cluster = showsInstrumentCluster(lines, false);
+  // On an instrument cluster a long figure is the total even without leading zeros (all drums turned,
+  // or a display that shows none): a plate's or a phone's number is not there.
+  const figures = lines
+    .flatMap((line) => figureOf(line, lines) ?? [])
+    .map((figure) => ({
+      ...figure,
+      counter: figure.counter || (cluster && figure.rival),
+    }));
   const counters = figures.filter((figure) => figure.counter);
   const best = counters.reduce<Candidate | undefined>((a, b) => (a && a.score >= b.score ? a : b), undefined);
   // The likeliest counter read unsurely gives no reading rather than a lesser figure (a trip counter);
