@@ -222,7 +222,8 @@ const PLATE_NUMBER = /^\s*\d{1,5}\s*$/;
 /** A code box's code: one or two digits. */
 const PLATE_CODE = /^\d{1,2}$/;
 
-const centreInside = (box: FractionBox, outer: FractionBox) =>
+/** Whether `box`'s centre lies inside `outer`. */
+export const centreInside = (box: FractionBox, outer: FractionBox) =>
   box.x + box.width / 2 >= outer.x &&
   box.x + box.width / 2 <= outer.x + outer.width &&
   box.y + box.height / 2 >= outer.y &&

@@ -54,6 +54,16 @@ describe('the plate among the lines', () => {
     expect(textPartFrom([line('50', { x: 0.3, width: 0.03 }), number], {}).plate.read).toBeNull();
   });
 
+  it("reads no odometer from the plate's own digits", () => {
+    // A US plate whose letters read as digits (D as 0, J as 1) would be the counter 0147204.
+    const part = textPartFrom([line('DJ47204')], {});
+    expect(part.plate).toMatchObject({ read: 'DJ-47204' });
+    expect(part.odometer?.read).toBeNull();
+    // Elsewhere on the photo a counter is still read.
+    const both = textPartFrom([line('DJ47204'), line('0047204', { y: 0.2 })], {});
+    expect(both.odometer?.read).toBe(47204);
+  });
+
   it('joins the pieces of a plate found apart on one row (a seal or a wide gap)', () => {
     const part = textPartFrom(
       [line('M', { x: 0.3, width: 0.03 }), line('AB 1234', { x: 0.345, width: 0.12 })],

@@ -12,7 +12,7 @@ import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odomet
 import { onRed } from './red.js';
 import { matchPlate } from './plates.js';
 import type { Rival } from './ocr/types.js';
-import type { Ink, ReadLine } from './text-lines.js';
+import { centreInside, type Ink, type ReadLine } from './text-lines.js';
 import { matchVin, normaliseVin } from './vin.js';
 import { AS_DIGIT, AS_LETTER, DOUBTFUL_BELOW } from './look-alikes.js';
 
@@ -376,9 +376,17 @@ export function textPartFrom(lines: readonly ReadLine[], inputMetaData: Record<s
   // The lines of a closer look count for the VIN only (ReadLine's vinOnly).
   const seen = lines.filter((line) => !line.vinOnly);
   const candidates = rows(seen, 3);
-  const odometer = odometerReading(seen, inputMetaData.odometer);
-  const cluster = showsInstrumentCluster(seen, odometer.read !== null);
+  const found = odometerReading(seen, inputMetaData.odometer);
+  const cluster = showsInstrumentCluster(seen, found.read !== null);
   const platePick = cluster ? undefined : pick(platesRead(seen, candidates), expectedPlate);
+  // A plate and an odometer are never read in one place: a plate's digits (`DJ47204`, its letters read
+  // as digits) are no counter.
+  const odometer = platePick
+    ? odometerReading(
+        seen.filter((line) => !centreInside(line.box, platePick.box)),
+        inputMetaData.odometer,
+      )
+    : found;
   const plate: PlateReading = {
     ...reading(platePick, expectedPlate),
     ...(platePick && { country: platePick.country ?? null, box: roundedBox(platePick.box) }),
