@@ -23,6 +23,14 @@ describe('vinPiecesRegion', () => {
     expect(region.y + region.height).toBeGreaterThan(0.647);
   });
 
+  it('finds a line of 15 or 16 characters: a VIN whose box cut off an end', () => {
+    // LSVLHE3P81W373908 read without its L (tuning photo vin-windshield-32).
+    const region = vinPiecesRegion([line('SVLHE3P81W373908', 0.3, 0.4, 0.3, 0.1)], 4 / 3)!;
+    expect(region.x).toBeLessThan(0.3 - 0.03);
+    expect(region.x + region.width).toBeGreaterThan(0.6 + 0.03);
+    expect(vinPiecesRegion([line('SVLHE3P81W37', 0.3, 0.4, 0.3, 0.1)], 4 / 3)).toBeUndefined();
+  });
+
   it('finds none for a whole VIN, a plate, words, or pieces far apart', () => {
     const aspect = 4 / 3;
     expect(vinPiecesRegion([line('1M8GDM9AXKP042788', 0.1, 0.1, 0.5, 0.05)], aspect)).toBeUndefined();

@@ -1,12 +1,14 @@
 // A VIN seen steeply (a windshield plate from above and aside) is small and slanted on the preview, and
 // the detector cuts it into pieces that do not line up: `KNAZWT` and `7R2778351550` for
-// KNAZW7R2778351550, its 7 read twice. Where the lines hold such pieces, the region around them is read
-// again at twice the scale, and what that closer look reads is taken for the VIN only: a VIN's check
-// digit guards it, which a plate or an odometer does not have (a closer look read plates and odometers
-// wrong as often as right: docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
+// KNAZW7R2778351550, its 7 read twice; or it cuts off a character at an end. Where the lines hold such
+// pieces, or a line of 15 or 16 letters and digits, the region around them is read again at twice the
+// scale, and what that closer look reads is taken for the VIN only: a VIN's check digit guards it,
+// which a plate or an odometer does not have (a closer look read plates and odometers wrong as often
+// as right: docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
 import { cropLine, type FractionBox, type RgbImage } from './ocr/index.js';
 import type { ReadLine } from './text-lines.js';
 
+const VIN_LENGTH = 17;
 /** The pieces hold this many letters and digits together: a VIN's 17, one or three read twice or missed. */
 const PIECES_MIN = 15;
 const PIECES_MAX = 20;
@@ -45,6 +47,9 @@ export function vinPiecesRegion(lines: readonly ReadLine[], aspect: number): Fra
     .filter((line) => PIECE.test(line.text.trim()))
     .sort((a, b) => a.box.x - b.box.x || a.box.y - b.box.y);
   for (const [start, first] of pieces.entries()) {
+    // A VIN read whole but for a character or two its box cut off at an end.
+    const alone = first.text.trim().length;
+    if (alone >= PIECES_MIN && alone < VIN_LENGTH) return region([first.box], aspect);
     const run = [first];
     for (const next of pieces.slice(start + 1)) {
       if (run.length === 3) break;
@@ -52,12 +57,20 @@ export function vinPiecesRegion(lines: readonly ReadLine[], aspect: number): Fra
       run.push(next);
       const count = run.reduce((sum, line) => sum + line.text.trim().length, 0);
       if (count < PIECES_MIN || count > PIECES_MAX) continue;
-      const region = around(run.map((line) => line.box));
-      // A region taller than wide would be cut out turned (cropLine's vertical text): no VIN runs so.
-      return region.width * aspect > region.height ? region : undefined;
+      return region(
+        run.map((line) => line.box),
+        aspect,
+      );
     }
   }
   return undefined;
+}
+
+/** The region around `boxes`, unless taller than wide. */
+function region(boxes: readonly FractionBox[], aspect: number): FractionBox | undefined {
+  const found = around(boxes);
+  // A region taller than wide would be cut out turned (cropLine's vertical text): no VIN runs so.
+  return found.width * aspect > found.height ? found : undefined;
 }
 
 function around(boxes: readonly FractionBox[]): FractionBox {
