@@ -275,16 +275,11 @@ function cut(preview: RgbImage, line: TextBoxFound, dotted: boolean, padding: nu
 }
 
 /**
- * The photo's lines of text, read from its preview (raw RGB), the detector seeing it at `detectSide`
- * pixels on its long side. `signal` stops the work between the models' runs (a timeout or a worker
- * stopping): it fails the reading, never shortens it.
+ * The photo's lines of text, read from its preview (raw RGB). `signal` stops the work between the
+ * models' runs (a timeout or a worker stopping): it fails the reading, never shortens it.
  */
-export async function readLines(
-  preview: RgbImage,
-  signal?: AbortSignal,
-  detectSide = DETECT_MAX_SIDE,
-): Promise<ReadLine[]> {
-  const found = await detectText(preview, { maxSide: detectSide });
+export async function readLines(preview: RgbImage, signal?: AbortSignal): Promise<ReadLine[]> {
+  const found = await detectText(preview, { maxSide: DETECT_MAX_SIDE });
   signal?.throwIfAborted();
   const chosen = linesToRead(found, preview);
   const cuts = chosen.map((line) => cropLine(preview, line.quad));

@@ -5,7 +5,6 @@
 import { TextPart } from '../domain/result/detection-parts.js';
 import type { AnalysisContext, ImageAnalyzer, PreparedImage } from './analyzer.js';
 import { closerLook, fromCloserLook, vinPiecesRegion } from './closer-look.js';
-import { finerLook, mayHideSmallText } from './finer-look.js';
 import { readLines } from './text-lines.js';
 import { textPartFrom } from './text-part.js';
 
@@ -14,12 +13,6 @@ export async function readText(image: PreparedImage, context: AnalysisContext): 
   const { preview } = image;
   const lines = await readLines(preview, context.signal);
   const first = textPartFrom(lines, context.inputMetaData);
-  // Nothing of a VIN's length found: its characters may be too small for the detector (./finer-look.ts).
-  if (first.vin.read === null && mayHideSmallText(lines)) {
-    const finer = await finerLook(preview, context.signal);
-    const withFiner = textPartFrom([...lines, ...finer], context.inputMetaData);
-    if (withFiner.vin.read !== null) return withFiner;
-  }
   // No VIN read, but what may be its pieces: a closer look at them (./closer-look.ts).
   const region = first.vin.read === null ? vinPiecesRegion(lines, preview.width / preview.height) : undefined;
   if (!region) return first;
