@@ -9,6 +9,7 @@ import {
   freePort,
   runCli,
   startServer,
+  STARTUP_DEADLINE_MS,
   type RunningServer,
 } from '../helpers/process.js';
 
@@ -89,14 +90,18 @@ describe('walkaround serve', () => {
     expect(result.stdout).toBe('');
   });
 
-  it.each(BACKENDS)('creates one demo client when three processes start together on %s', async (backend) => {
-    const { env } = await environment(backend);
-    const servers = await Promise.all([1, 2, 3].map(() => startServer(env)));
-    started.push(...servers);
-    const keys = servers.map((s) => demoKey(s.output())).filter((k) => k !== undefined);
-    expect(keys).toHaveLength(1);
-    for (const server of servers) expect((await authenticateOver(server.url, keys[0]!)).status).toBe(200);
-  });
+  it.each(BACKENDS)(
+    'creates one demo client when three processes start together on %s',
+    async (backend) => {
+      const { env } = await environment(backend);
+      const servers = await Promise.all([1, 2, 3].map(() => startServer(env)));
+      started.push(...servers);
+      const keys = servers.map((s) => demoKey(s.output())).filter((k) => k !== undefined);
+      expect(keys).toHaveLength(1);
+      for (const server of servers) expect((await authenticateOver(server.url, keys[0]!)).status).toBe(200);
+    },
+    STARTUP_DEADLINE_MS + 30_000,
+  );
 
   it('runs two processes on one PostgreSQL database that both authenticate the same client', async () => {
     const { env } = await environment('postgres');

@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 
 export const MAIN = path.resolve('dist/src/main.js');
 const run = promisify(execFile);
+/** How long startServer waits for a server to answer /healthz (tests that start several allow for it). */
+export const STARTUP_DEADLINE_MS = 60_000;
 
 export interface CliResult {
   code: number;
@@ -85,7 +87,8 @@ export async function startServer(env: Record<string, string>, args: string[] = 
       failOnContractViolations(output);
     },
   };
-  const deadline = Date.now() + 20_000;
+  // Generous: three servers starting at once on a loaded 2-core machine took up to 20 s (migrations, models).
+  const deadline = Date.now() + STARTUP_DEADLINE_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`walkaround serve exited with ${child.exitCode}:\n${output}`);
