@@ -543,11 +543,7 @@ function widenedRange(cv: Cv, keep: Keep, range: { lo: Mat; hi: Mat }, by: numbe
 
 /** The lowest and the highest of `image` within `radius` pixels of each pixel, plane by plane. */
 function localRange(cv: Cv, keep: Keep, image: Mat, radius: number): { lo: Mat; hi: Mat } {
-  const kernel = keep(cv.Mat.ones(2 * radius + 1, 2 * radius + 1, cv.CV_8U));
-  const [lo, hi] = [keep(new cv.Mat()), keep(new cv.Mat())];
-  cv.erode(image, lo, kernel);
-  cv.dilate(image, hi, kernel);
-  return { lo, hi };
+  return widenedRange(cv, keep, { lo: image, hi: image }, radius);
 }
 
 /** The indices of the changed pixels of component `box.label` (before the joining dilation). */
