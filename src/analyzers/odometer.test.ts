@@ -24,6 +24,7 @@ describe('odometer', () => {
     ['0D0 45218', 45218, null],
     ['obo 129 110 km', 129110, 'km'],
     ['ODO 86', 86, null],
+    ['2692 MILE', 2692, 'mi'],
   ] as const)('reads %s', (text, value, unit) => {
     expect(matchOdometer([line(text)])).toMatchObject({ value, unit });
   });
@@ -120,6 +121,20 @@ describe('odometer', () => {
     expect(matchOdometer([line('100120140', 0.08), line('006335', 0.06)])).toMatchObject({ value: 6335 });
   });
 
+  it("does not mind a leading zero's doubt unless it is with another digit", () => {
+    // ODO 665 miles, the label's last O read into the figure, unsurely: a zero or nothing.
+    const figure = { ...line('O665 MILES'), chars: [0.69, 0.88, 0.99, 1, 1, 1, 1, 1, 1, 1] };
+    expect(matchOdometer([figure])).toMatchObject({ value: 665, unit: 'mi' });
+    const withRival = (char: string) => ({ ...figure, rivals: [{ char, confidence: 0.2 }] });
+    expect(matchOdometer([withRival('O')])).toMatchObject({ value: 665 });
+    expect(matchOdometer([withRival('8')])).toBeUndefined();
+    expect(matchOdometer([withRival('B')])).toBeUndefined();
+    // A doubted zero inside the figure changes it whatever its rival.
+    expect(
+      matchOdometer([{ ...line('6065 MILES'), chars: [1, 0.5, 1, 1, 1, 1, 1, 1, 1, 1] }]),
+    ).toBeUndefined();
+  });
+
   it('reads nothing when another cut of the line shows another number', () => {
     const again = (text: string, ...cuts: string[]): ReadLine => ({ ...line(text), again: cuts });
     // A drum missed in one cut (000832 | 0008321) or a segment digit that changes: no reading.
@@ -129,6 +144,25 @@ describe('odometer', () => {
     expect(matchOdometer([again('OBO 129 110 KM', 'OPO129 110 KM')])).toMatchObject({ value: 129110 });
     expect(matchOdometer([again('761,814 MI', '761,814 , MIL')])).toMatchObject({ value: 761814 });
     expect(matchOdometer([again('000832', '00832')])).toMatchObject({ value: 832 });
+  });
+
+  it('takes a wider cut that also read the red tenths drum boxed apart as confirming the figure', () => {
+    // 2835 km and its red tenths drum 2, boxed apart; the wider cut reads 28352.
+    const figure = { ...line('2835 KM', 0.052), box: { x: 0.356, y: 0.575, width: 0.109, height: 0.052 } };
+    const drum = (ink: readonly [number, number, number], x = 0.457) => ({
+      ...line('2', 0.046),
+      box: { x, y: 0.583, width: 0.029, height: 0.046 },
+      inks: [ink],
+    });
+    const red = [76, 9, 12] as const;
+    const confirmedBy = (cut: string, ...others: ReadLine[]) =>
+      matchOdometer([{ ...figure, again: [cut] }, ...others]);
+    expect(confirmedBy('28352 KM', drum(red))).toMatchObject({ value: 2835, unit: 'km' });
+    // Not a red drum, far to the right, or another digit read: in doubt.
+    expect(confirmedBy('28352 KM', drum([60, 60, 60]))).toBeUndefined();
+    expect(confirmedBy('28352 KM', drum(red, 0.6))).toBeUndefined();
+    expect(confirmedBy('28353 KM', drum(red))).toBeUndefined();
+    expect(confirmedBy('28352 KM')).toBeUndefined();
   });
 
   it('tells an instrument cluster by its marks, or one mark beside an odometer read', () => {

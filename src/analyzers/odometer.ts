@@ -44,10 +44,10 @@ const TRIP_LABEL = /(^|\s)[AB]\s*\d/;
  * TOTAL, apart from the figure or run into it (`ODO12345`, but never `000` of a counter's own zeros).
  */
 const LABEL = /(?<![A-Z0-9])((?=[0-9]{0,2}[ODB])[O0][DB0][O0]|TOTAL)(?![A-Z])/;
-/** The units, and how OCR misreads them on displays (KN for KM, MILS for MILES). */
-const UNIT = /(?<![A-Z])(KM|KN|MI|MILES|MILS)(?![A-Z])/;
+/** The units, and how OCR misreads them on displays (KN for KM, MILS or MILE for MILES). */
+const UNIT = /(?<![A-Z])(KM|KN|MI|MILES|MILS|MILE)(?![A-Z])/;
 /** A line that is only a unit (the display's unit in a box of its own). */
-const UNIT_ONLY = /^\s*(KM|KN|MI|MILES|MILS)\s*$/;
+const UNIT_ONLY = /^\s*(KM|KN|MI|MILES|MILS|MILE)\s*$/;
 /**
  * A drum differing this much in colour (RGB distance of the cells' grounds) from the others, which agree
  * within TENTHS_AGREEMENT, and lighter than they are, is the tenths drum (black on white): left out of
@@ -128,6 +128,31 @@ const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1,
 
 const sameRow = (a: ReadLine['box'], b: ReadLine['box']) =>
   overlap(a.y, a.y + a.height, b.y, b.y + b.height) > 0.5 * Math.min(a.height, b.height);
+
+/** A digit alone in a box of its own, which a drum counter's tenths drum may be. */
+const LONE_DIGIT = /^\s*\d\s*$/;
+
+/**
+ * The digit of a red drum in a box of its own that ends the line on its row: a drum counter's tenths,
+ * which the detector boxed apart but another cut of the line, wider, reads with the rest.
+ */
+function tenthsBeside(line: ReadLine, lines: readonly ReadLine[]): string | undefined {
+  const { box } = line;
+  const drum = lines.find((other) => {
+    const o = other.box;
+    const ink = other.inks?.[other.text.search(/\d/)];
+    return (
+      other !== line &&
+      LONE_DIGIT.test(other.text) &&
+      ink !== undefined &&
+      onRed(ink) &&
+      sameRow(box, o) &&
+      o.x + o.width > box.x + box.width &&
+      o.x - (box.x + box.width) < 0.5 * box.height
+    );
+  });
+  return drum?.text.trim();
+}
 
 /** A line that is only a trip meter's label: TRIP, with its A or B. */
 const TRIP_ONLY = /^\s*(TRIP|TRP)\s*[AB12]?\s*$/;
@@ -253,7 +278,12 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
   // Read again from another cut, the line must show the same number: a seven-segment 1 read as 8, or a
   // drum missed, changes with the cut far more often than a digit read right. Only the digits are
   // compared (a label or unit misread, a stray mark at the end, changes nothing).
-  const confirmed = (line.again ?? []).every((text) => numberIn(text) === numberIn(raw));
+  // A wider cut may also take in the red tenths drum the detector boxed apart: the same number then.
+  const tenthsApart = tenthsBeside(line, lines);
+  const confirmed = (line.again ?? []).every(
+    (text) =>
+      numberIn(text) === numberIn(raw) || (tenthsApart && numberIn(text) === numberIn(raw) + tenthsApart),
+  );
   const tenths = endsInTenths(figure, line.inks);
   const shown = tenths ? figure.digits.slice(0, -1) : figure.digits;
   if (vouched ? shown.length < 2 : figure.digits.length < 5) return undefined;
@@ -261,7 +291,16 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
   if (digits.length > 7) return undefined;
   // A digit read this unsurely (a segment display's 8 and 0, 1 and 7) makes the figure a guess; the
   // tenths drum's does not, as it is left out.
-  const counted = tenths ? figure.positions.slice(0, -1) : figure.positions;
+  // Nor does a leading zero's, unless the doubt is with another digit: whether it is there or not, or
+  // is an O (a label's, read into the figure), the value is the same.
+  const leadingZeros = figure.digits.length - figure.digits.replace(/^0+/, '').length;
+  const mayBeOtherDigit = (position: number) => {
+    const rival = line.rivals?.[position]?.char ?? '';
+    return /[1-9]/.test(AS_DIGIT[rival] ?? rival);
+  };
+  const counted = (tenths ? figure.positions.slice(0, -1) : figure.positions).filter(
+    (position, i) => i >= leadingZeros || mayBeOtherDigit(position),
+  );
   // A counter shows its leading zeros; a long figure without them (a plate's, a phone's) may not be one.
   const counter = vouched || shown.startsWith('0');
   return {
