@@ -3,6 +3,7 @@ import type { RecognisedLine, RgbImage } from './ocr/types.js';
 import { checkSegments, readSegments } from './segments.js';
 
 const LIT: Record<string, string> = {
+  ' ': '',
   '1': 'bc',
   '2': 'abdeg',
   '4': 'bcfg',
@@ -19,11 +20,16 @@ interface Display {
   off: number;
   /** Horizontal shift per row up the digit (a display leaning right). */
   slant?: number;
+  /** From one cell to the next, in pixels (cells are 15 px wide). */
+  pitch?: number;
 }
 
 /** A 48 px high line crop of a seven-segment display: 30 px digits, 15 px wide, a cell every 20 px. */
-function display({ digits, ground, on, off, slant = 0.1 }: Display): { crop: RgbImage; centres: number[] } {
-  const [height, top, digitHeight, cellWidth, pitch, left, t] = [48, 9, 30, 15, 20, 10, 3];
+function display({ digits, ground, on, off, slant = 0.1, pitch = 20 }: Display): {
+  crop: RgbImage;
+  centres: number[];
+} {
+  const [height, top, digitHeight, cellWidth, left, t] = [48, 9, 30, 15, 10, 3];
   const width = left * 2 + pitch * digits.length;
   const data = new Uint8Array(width * height * 3).fill(ground);
   const bars: Record<string, [u0: number, u1: number, v0: number, v1: number]> = {
@@ -65,17 +71,18 @@ describe('seven-segment check', () => {
 
   it('takes the digit the lit segments show where the faint ones were read as lit', () => {
     const { crop, centres } = display({ digits: '251', ground: 10, on: 200, off: 40 });
-    const checked = checkSegments(crop, read('258 km', centres, 0.6));
+    const { line: checked, shown } = checkSegments(crop, read('258 km', centres, 0.6));
     expect(checked.text).toBe('251 km');
     // The digits the segments show are sure; the unit's letters are as read.
     expect(checked.chars.map((c) => c.confidence)).toEqual([0.9, 0.9, 0.9, 0.6, 0.6, 0.6]);
+    expect(shown).toBe(true);
   });
 
   it('leaves the line as read where the segments show a digit otherwise than with fewer lit', () => {
     // A 7 (abc) read as 1 (bc): the display lights a segment the reading lacks; no faint ones explain it.
     const { crop, centres } = display({ digits: '27', ground: 10, on: 200, off: 40 });
     const line = read('21', centres);
-    expect(checkSegments(crop, line)).toBe(line);
+    expect(checkSegments(crop, line)).toEqual({ line, shown: false });
   });
 
   it('judges nothing without clear seven-segment cells', () => {
@@ -94,6 +101,33 @@ describe('seven-segment check', () => {
     expect(readSegments(flat, [0.3, 0.5, 0.7])).toBeUndefined();
     const { crop, centres } = display({ digits: '251', ground: 10, on: 200, off: 40 });
     const line = read('2 km', centres);
-    expect(checkSegments(crop, line)).toBe(line);
+    expect(checkSegments(crop, line)).toEqual({ line, shown: false });
+  });
+
+  it('reads a figure whose first cell is joined to the faint unlit digit before it', () => {
+    // An unlit cell, then 2517, 3 px apart; the crop begins inside the unlit cell, whose 6 px left make
+    // one piece of ink with the 2.
+    const cutInside = (digits: string) => {
+      const { crop, centres } = display({ digits, ground: 10, on: 200, off: 40, slant: 0, pitch: 18 });
+      const skip = 19;
+      const width = crop.width - skip;
+      const data = new Uint8Array(width * crop.height * 3);
+      for (let y = 0; y < crop.height; y++)
+        data.set(crop.data.subarray((y * crop.width + skip) * 3, (y + 1) * crop.width * 3), y * width * 3);
+      const shifted = centres.slice(1).map((c) => (c * crop.width - skip) / width);
+      return { crop: { data, width, height: crop.height }, centres: shifted };
+    };
+    const ghost = cutInside(' 2517');
+    expect(readSegments(ghost.crop, ghost.centres)?.map((cell) => cell.digit)).toEqual(['2', '5', '1', '7']);
+    // Lit segments left of the first cell's digit: something else than a display's unlit digit.
+    const lit = cutInside('82517');
+    expect(readSegments(lit.crop, lit.centres)).toBeUndefined();
+  });
+
+  it('says the segments showed the line only when its figure is all its digits', () => {
+    const { crop, centres } = display({ digits: '2517', ground: 10, on: 200, off: 40 });
+    expect(checkSegments(crop, read('2517 km', centres)).shown).toBe(true);
+    const spaced = read('12 2517 km', [0.01, 0.02, 0.03, ...centres]);
+    expect(checkSegments(crop, spaced).shown).toBe(false);
   });
 });

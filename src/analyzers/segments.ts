@@ -74,6 +74,8 @@ const MIN_DIGIT_HEIGHT = 12;
 const INK_SHARE = 0.1;
 /** A column of a cell has ink on this share of the digits' height at least; gaps between cells have less. */
 const CELL_COLUMN = 0.12;
+/** Pixels this much of the lit level above the ground are lit segments' for sure, not unlit ones'. */
+const LIT_SHARE = 0.5;
 /** Cells are this wide for their height (a seven-segment digit is about half as wide as high). */
 const CELL_WIDTH: readonly [number, number] = [0.3, 0.8];
 /** Pieces of ink this close (a share of the digits' height) are one cell's, a faint segment between them. */
@@ -201,7 +203,10 @@ function columnProfile({ map, rows, shear }: Upright, level: number): number[] {
 function slantOf(map: InkMap, rows: Rows): number {
   let [best, sharpest] = [0, -1];
   for (const shear of SHEARS) {
-    const sharpness = columnProfile({ map, rows, shear }, 0.5 * map.lit).reduce((sum, v) => sum + v * v, 0);
+    const sharpness = columnProfile({ map, rows, shear }, LIT_SHARE * map.lit).reduce(
+      (sum, v) => sum + v * v,
+      0,
+    );
     if (sharpness > sharpest) [best, sharpest] = [shear, sharpness];
   }
   return best;
@@ -229,8 +234,14 @@ function cellsAt(view: Upright, xs: readonly number[], pitch: number): Box[] | u
   const rights = chosen.map((k) => cells[k]![1]);
   const widths = chosen.map((k) => cells[k]![1] - cells[k]![0] + 1).sort((a, b) => a - b);
   const cellWidth = quantile(widths, 0.75);
-  if (cellWidth < CELL_WIDTH[0] * digitHeight || widths.at(-1)! > cellWidth * CELL_AGREEMENT)
-    return undefined;
+  if (cellWidth < CELL_WIDTH[0] * digitHeight) return undefined;
+  // A cell wider than the others shows something else, unless what is left of its digit is unlit
+  // segments only: the faint unlit digit before the figure, joined to its first cell.
+  const lit = columnProfile(view, LIT_SHARE * view.map.lit);
+  const litLeftOf = ([left, right]: Box) =>
+    lit.slice(left, right - cellWidth + 1).some((rows) => rows >= CELL_COLUMN * digitHeight);
+  const wide = chosen.map((k) => cells[k]!).filter(([a, b]) => b - a + 1 > cellWidth * CELL_AGREEMENT);
+  if (wide.some(litLeftOf)) return undefined;
   const steps = rights.slice(1).map((right, i) => right - rights[i]!);
   const step = quantile(
     [...steps].sort((a, b) => a - b),
@@ -278,18 +289,25 @@ function litSegments(levels: readonly number[][], holes: readonly number[]): Seg
 /** A digit the segments show, clearly split into lit and unlit, is at least this sure. */
 const CONFIRMED = 0.9;
 
+export interface SegmentCheck {
+  line: RecognisedLine;
+  /** The segments showed every digit of the line (its figure is all its digits), as read or corrected. */
+  shown: boolean;
+}
+
 /**
  * The line with its figure (the longest run of digits) checked segment by segment, when its crop shows
  * seven-segment cells there. A digit read with more segments than the display lights (its faint unlit
  * ones) becomes the digit the lit ones show, and one they show as read is sure. A line whose cells show
  * no digit somewhere, or one that is not read as shown or with more segments, is left as read.
  */
-export function checkSegments(crop: RgbImage, line: RecognisedLine): RecognisedLine {
+export function checkSegments(crop: RgbImage, line: RecognisedLine): SegmentCheck {
+  const asRead = { line, shown: false };
   const figure = [...line.text.matchAll(/[0-9]+/g)].reduce<RegExpMatchArray | undefined>(
     (a, b) => (a && a[0].length >= b[0].length ? a : b),
     undefined,
   );
-  if (!figure || figure[0].length < 2) return line;
+  if (!figure || figure[0].length < 2) return asRead;
   const start = figure.index!;
   const digits = line.chars.slice(start, start + figure[0].length);
   const cells = readSegments(
@@ -300,7 +318,7 @@ export function checkSegments(crop: RgbImage, line: RecognisedLine): RecognisedL
   // missed): otherwise the cells are no display's, or the reading something else than they show.
   const explained = (cell: SegmentCell, read: string) =>
     cell.digit !== undefined && [...cell.lit].every((segment) => MOST_LIT[read]!.includes(segment));
-  if (!cells?.every((cell, i) => explained(cell, digits[i]!.char))) return line;
+  if (!cells?.every((cell, i) => explained(cell, digits[i]!.char))) return asRead;
   const chars = line.chars.map((c, k) => {
     const cell = cells[k - start];
     if (!cell) return c;
@@ -308,9 +326,12 @@ export function checkSegments(crop: RgbImage, line: RecognisedLine): RecognisedL
     return cell.digit === c.char ? { ...c, confidence } : { char: cell.digit!, confidence, x: c.x };
   });
   return {
-    text: chars.map((c) => c.char).join(''),
-    confidence: chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length,
-    chars,
+    line: {
+      text: chars.map((c) => c.char).join(''),
+      confidence: chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length,
+      chars,
+    },
+    shown: figure[0].length === (line.text.match(/[0-9]/g) ?? []).length,
   };
 }
 

@@ -166,17 +166,19 @@ async function readAgain(
   lines: readonly TextBoxFound[],
   dotted: readonly boolean[],
   read: readonly RecognisedLine[],
+  shownBySegments: readonly boolean[],
   signal: AbortSignal | undefined,
 ): Promise<(string[] | undefined)[]> {
   const out: (string[] | undefined)[] = [];
   for (const [i, line] of read.entries()) {
-    if (!mayHoldOdometer(line.text)) {
+    // Digits a display's segments showed are read from the pixels already: no other cut is needed.
+    if (!mayHoldOdometer(line.text) || shownBySegments[i]) {
       out.push(undefined);
       continue;
     }
     const crops = AGAIN_PADDINGS.map((padding) => cut(preview, lines[i]!, dotted[i]!, padding));
     const again = await recogniseLines(crops, { signal, fold: readAs });
-    out.push(again.map((other, k) => checkSegments(crops[k]!, other).text));
+    out.push(again.map((other, k) => checkSegments(crops[k]!, other).line.text));
   }
   return out;
 }
@@ -289,9 +291,13 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
   const read = await recogniseLines(crops, { signal, fold: readAs });
   await confirmDoubts(preview, chosen, dotted, read, signal);
   // A display's faint unlit segments read as lit (a 1 as an 8) are told by the segments themselves.
-  for (const [i, line] of read.entries())
-    if (mayHoldOdometer(line.text)) read[i] = checkSegments(crops[i]!, line);
-  const again = await readAgain(preview, chosen, dotted, read, signal);
+  const shownBySegments = read.map((line, i) => {
+    if (!mayHoldOdometer(line.text)) return false;
+    const checked = checkSegments(crops[i]!, line);
+    read[i] = checked.line;
+    return checked.shown;
+  });
+  const again = await readAgain(preview, chosen, dotted, read, shownBySegments, signal);
   const widened = await readWidened(preview, chosen, dotted, read, signal);
   const lines = chosen
     .map((line, i) => ({
