@@ -7,9 +7,12 @@ import { comparePhotos, type ChangeRegion } from './compare.js';
 const WIDTH = 800;
 const HEIGHT = 600;
 
-/** A fixture photo as raw RGB, `WIDTH` × `HEIGHT`, turned by `degrees` and zoomed by `zoom` about its centre. */
-async function view(name: string, degrees = 0, zoom = 1): Promise<RgbImage> {
-  const turned = await sharp(`${PHOTOS}/${name}`)
+/**
+ * A fixture photo (by name, or as an encoded image) as raw RGB, `WIDTH` × `HEIGHT`, turned by `degrees`
+ * and zoomed by `zoom` about its centre.
+ */
+async function view(photo: string | Buffer, degrees = 0, zoom = 1): Promise<RgbImage> {
+  const turned = await sharp(typeof photo === 'string' ? `${PHOTOS}/${photo}` : photo)
     .resize(Math.round(WIDTH * zoom), Math.round(HEIGHT * zoom))
     .rotate(degrees, { background: '#000' })
     .toBuffer({ resolveWithObject: true });
@@ -153,6 +156,39 @@ describe('comparePhotos', () => {
     const regions = result.status === 'compared' ? result.regions : [];
     expect(regions).toHaveLength(1);
     expectCovering(regions[0]!, { x: x0, y: y0, width: 23 / WIDTH, height: 19 / HEIGHT });
+  });
+
+  it('finds a faint scuff, too faint stroke by stroke, by the texture it adds to flat paint', async () => {
+    // A panel of flat paint in the scene, seen from both places; rows of 5 px strokes 3 px apart, one
+    // pixel wide and 16 levels darker, on it in the later photo.
+    const painted = await sharp(`${PHOTOS}/scenetext01.jpg`)
+      .resize(WIDTH, HEIGHT)
+      .composite([
+        {
+          input: Buffer.from(
+            `<svg width="${WIDTH}" height="${HEIGHT}"><rect x="300" y="330" width="140" height="90" fill="#8a8a8a"/></svg>`,
+          ),
+        },
+      ])
+      .png()
+      .toBuffer();
+    const before = await view(painted);
+    let after = await view(painted, 2, 1.05);
+    const [x0, y0] = [0.43, 0.6];
+    for (let row = 0; row < 8; row++)
+      for (let column = 0; column < 6; column++) {
+        const [x, y] = [x0 + (column * 8 + (row % 2) * 3) / WIDTH, y0 + (row * 3) / HEIGHT];
+        after = withLine(after, [x, y], [x + 4 / WIDTH, y], -16);
+      }
+    const result = await comparePhotos(before, after, CAR);
+    const regions = result.status === 'compared' ? result.regions : [];
+    expect(regions).toHaveLength(1);
+    expectCovering(regions[0]!, {
+      x: x0 + 4 / WIDTH,
+      y: y0 + 4 / HEIGHT,
+      width: 40 / WIDTH,
+      height: 14 / HEIGHT,
+    });
   });
 
   it('leaves out a ragged change of thin strokes, as a textured backdrop gives', async () => {
