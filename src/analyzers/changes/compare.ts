@@ -467,12 +467,13 @@ function texturedRegions(
   found: readonly { box: PixelBox }[],
 ): { box: PixelBox; score: number }[] {
   const { density, earlier } = newEdges(cv, keep, images.after, images.before, TOLERANCE);
-  const mask = keep(cv.Mat.zeros(density.rows, density.cols, cv.CV_8UC1));
+  const width = density.cols;
+  const mask = keep(cv.Mat.zeros(density.rows, width, cv.CV_8UC1));
   let [d, e] = [density.data32F, earlier.data32F];
   const [m, v] = [mask.data, images.valid.data];
   for (let y = roi.y; y < roi.y + roi.height; y++)
     for (let x = roi.x; x < roi.x + roi.width; x++) {
-      const i = y * density.cols + x;
+      const i = y * width + x;
       if (v[i] && d[i]! >= TEXTURE_SHARE_AROUND) m[i] = 255;
     }
   const boxArea = roi.width * roi.height;
