@@ -35,7 +35,8 @@ export interface ReadLine {
   inks?: readonly Ink[];
   /**
    * The line read again from other cuts of the photo (AGAIN_PADDINGS), for lines that may hold an
-   * odometer's figure: its digits must be the same in each.
+   * odometer's figure, but for those whose digits a display's segments showed (./segments.ts): its
+   * digits must be the same in each.
    */
   again?: readonly string[];
   /**
