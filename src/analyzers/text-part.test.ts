@@ -95,6 +95,23 @@ describe('the plate among the lines', () => {
     expect(textPartFrom([banded], {}).plate).toMatchObject({ read: '5-GHB-778', country: 'BE' });
   });
 
+  it("leaves out a first character on the band's blue, however it was read and without a guess counted", () => {
+    // Belgian 8-OAI-237, the band's B read 9 at 0.85: `980A1237` fits a format whole, and the two
+    // look-alike changes leave no room for a guess more.
+    const white = [236, 236, 232] as const;
+    const chars = [0.85, 0.99, 0.99, 0.8, 1, 0.78, 0.99, 1, 1, 1];
+    const read = (first: readonly [number, number, number]): ReadLine => ({
+      ...line('98-0A1-237'),
+      chars,
+      inks: [first, ...Array<readonly [number, number, number]>(9).fill(white)],
+    });
+    expect(textPartFrom([read([117, 96, 173])], {}).plate).toMatchObject({
+      read: '8-OAI-237',
+      country: 'BE',
+    });
+    expect(textPartFrom([read(white)], {}).plate.read).not.toBe('8-OAI-237');
+  });
+
   it("keeps a doubtful first character a format takes as the plate's own: no shorter plate of it", () => {
     // An Emirati `ID 7457` with its I in doubt is no `D 7457`: too unsure to read, not a band letter.
     const emirati: ReadLine = { ...line('ID7457'), chars: [0.67, 0.99, 1, 1, 1, 1] };

@@ -9,7 +9,7 @@ import type {
   VinReading,
 } from '../domain/result/detection-parts.js';
 import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odometer.js';
-import { onRed } from './red.js';
+import { onBlue, onRed } from './red.js';
 import { matchPlate } from './plates.js';
 import type { Rival } from './ocr/types.js';
 import { centreInside, type Ink, type ReadLine } from './text-lines.js';
@@ -129,21 +129,31 @@ interface Window {
   chars: number[];
   /** One rival per letter or digit of `text`. */
   rivals: (Rival | undefined)[];
-  /** Characters or band codes left out before it (an EU band's country letter read as part of the plate). */
+  /** One cell colour per letter or digit of `text`, where measured. */
+  inks: (Ink | undefined)[];
+  /**
+   * Characters or band codes left out before it, each a guess (an EU band's country letter read as
+   * part of the plate, doubtfully, or a group that may be a band code).
+   */
   trimmed: number;
+  /** The first character was left out as standing on the EU band's blue: no guess. */
+  band?: boolean;
 }
 
 /**
- * `window` without its first character when the recogniser doubted it: an EU band's country letter
- * read as part of the plate (`B` as `9` before `5-GHB-778`).
+ * `window` without its first character when it stands on blue, or the recogniser doubted it: an EU
+ * band's country letter read as part of the plate (`B` as `9` before `5-GHB-778`).
  */
-function withoutDoubtfulFirst(window: Window): Window[] {
-  const { text, chars, rivals, trimmed } = window;
-  if ((chars[0] ?? 1) >= DOUBTFUL_BELOW || !/^[A-Z0-9][A-Z0-9]/.test(text)) return [];
-  // A first character a format takes as the plate's own is the plate's, doubtful or not: left out, it
-  // would turn a doubt into a shorter plate of the same format (`ID 7457` read as `D 7457`).
-  if (matchPlate(text)) return [];
-  return [{ text: text.slice(1), chars: chars.slice(1), rivals: rivals.slice(1), trimmed: trimmed + 1 }];
+function withoutBandLetter(window: Window): Window[] {
+  const { text, chars, rivals, inks, trimmed } = window;
+  if (!/^[A-Z0-9][A-Z0-9]/.test(text)) return [];
+  // On the band's blue it is the band's letter, whatever a format makes of it. Otherwise a first
+  // character a format takes as the plate's own is the plate's, doubtful or not: left out, it would
+  // turn a doubt into a shorter plate of the same format (`ID 7457` read as `D 7457`).
+  const onBand = inks[0] !== undefined && onBlue(inks[0]);
+  if (!onBand && ((chars[0] ?? 1) >= DOUBTFUL_BELOW || matchPlate(text))) return [];
+  const rest = { chars: chars.slice(1), rivals: rivals.slice(1), inks: inks.slice(1) };
+  return [{ text: text.slice(1), ...rest, ...(onBand ? { trimmed, band: true } : { trimmed: trimmed + 1 }) }];
 }
 
 /**
@@ -156,6 +166,7 @@ function plateWindows(candidate: Candidate): Window[] {
     text: m[0],
     chars: candidate.chars.slice(m.index, m.index + m[0].length),
     rivals: candidate.rivals.slice(m.index, m.index + m[0].length),
+    inks: candidate.inks.slice(m.index, m.index + m[0].length),
   }));
   const measure = (text: string) => /[.,]/.test(text) || /^\d+(KG|KPA|PSI|LBS?|KM|MI)$/.test(text);
   if (groups.length === 0 || groups.some((g) => LABEL_WORDS.has(g.text) || measure(g.text))) return [];
@@ -167,9 +178,10 @@ function plateWindows(candidate: Candidate): Window[] {
       text: taken.map((g) => g.text).join(' '),
       chars: taken.flatMap((g) => g.chars),
       rivals: taken.flatMap((g) => g.rivals),
+      inks: taken.flatMap((g) => g.inks),
       trimmed: start,
     };
-    return [window, ...withoutDoubtfulFirst(window)];
+    return [window, ...withoutBandLetter(window)];
   });
 }
 
@@ -222,7 +234,7 @@ function plateCandidates(candidates: readonly Candidate[]): Scored[] {
   const found: Scored[] = [];
   for (const candidate of candidates)
     for (const window of plateWindows(candidate)) {
-      const country = window.trimmed === 0 && abuDhabiCode(candidate) ? 'AE' : undefined;
+      const country = window.trimmed === 0 && !window.band && abuDhabiCode(candidate) ? 'AE' : undefined;
       const match = matchPlate(window.text, country, window.chars);
       if (!match) continue;
       const changes = match.corrections + window.trimmed;
