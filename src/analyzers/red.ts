@@ -2,6 +2,12 @@
 // analogue odometer's tenths drum (./odometer.ts); and as blue: a European plate's band (./text-part.ts).
 import type { Ink } from './text-lines.js';
 
+/** Whether `channel` of `ink` is `ratio` times the other two at least, and `above` levels over them. */
+function standsOut(ink: Ink, channel: 0 | 2, ratio: number, above: number): boolean {
+  const others = Math.max(...ink.filter((_, k) => k !== channel));
+  return ink[channel] >= ratio * others && ink[channel] - others >= above;
+}
+
 /**
  * A colour is red when its red channel is this many times the others at least, and this many levels
  * above them: the code box, also in a dark photo (which keeps the ratio); white or grey under a warm
@@ -9,8 +15,7 @@ import type { Ink } from './text-lines.js';
  */
 const RED_OVER_OTHERS = 1.6;
 const RED_ABOVE_OTHERS = 40;
-export const onRed = ([r, g, b]: Ink): boolean =>
-  r >= RED_OVER_OTHERS * Math.max(g, b) && r - Math.max(g, b) >= RED_ABOVE_OTHERS;
+export const onRed = (ink: Ink): boolean => standsOut(ink, 0, RED_OVER_OTHERS, RED_ABOVE_OTHERS);
 
 /**
  * A colour is blue, as the EU band at a plate's left end is, when its blue channel is this many times
@@ -20,5 +25,4 @@ export const onRed = ([r, g, b]: Ink): boolean =>
  */
 const BLUE_OVER_OTHERS = 1.3;
 const BLUE_ABOVE_OTHERS = 40;
-export const onBlue = ([r, g, b]: Ink): boolean =>
-  b >= BLUE_OVER_OTHERS * Math.max(r, g) && b - Math.max(r, g) >= BLUE_ABOVE_OTHERS;
+export const onBlue = (ink: Ink): boolean => standsOut(ink, 2, BLUE_OVER_OTHERS, BLUE_ABOVE_OTHERS);

@@ -237,11 +237,13 @@ function cellsAt(view: Upright, xs: readonly number[], pitch: number): Box[] | u
   if (cellWidth < CELL_WIDTH[0] * digitHeight) return undefined;
   // A cell wider than the others shows something else, unless what is left of its digit is unlit
   // segments only: the faint unlit digit before the figure, joined to its first cell.
-  const lit = columnProfile(view, LIT_SHARE * view.map.lit);
-  const litLeftOf = ([left, right]: Box) =>
-    lit.slice(left, right - cellWidth + 1).some((rows) => rows >= CELL_COLUMN * digitHeight);
   const wide = chosen.map((k) => cells[k]!).filter(([a, b]) => b - a + 1 > cellWidth * CELL_AGREEMENT);
-  if (wide.some(litLeftOf)) return undefined;
+  if (wide.length > 0) {
+    const lit = columnProfile(view, LIT_SHARE * view.map.lit);
+    const litLeftOf = ([left, right]: Box) =>
+      lit.slice(left, right - cellWidth + 1).some((rows) => rows >= CELL_COLUMN * digitHeight);
+    if (wide.some(litLeftOf)) return undefined;
+  }
   const steps = rights.slice(1).map((right, i) => right - rights[i]!);
   const step = quantile(
     [...steps].sort((a, b) => a - b),
