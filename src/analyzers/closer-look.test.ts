@@ -1,6 +1,14 @@
 // Where the lines look like the pieces of one VIN, and the closer look's lines brought back.
 import { describe, expect, it } from 'vitest';
-import { closerLook, fromCloserLook, vinPiecesRegion } from './closer-look.js';
+import {
+  alongBand,
+  closerLook,
+  endsTrimmed,
+  fromBand,
+  fromCloserLook,
+  slantedVinBand,
+  vinPiecesRegion,
+} from './closer-look.js';
 import type { ReadLine } from './text-lines.js';
 
 const line = (text: string, x: number, y: number, width: number, height: number): ReadLine => ({
@@ -53,5 +61,80 @@ describe('closerLook', () => {
     const back = fromCloserLook(line('KNAZW7R2778351550', 0.5, 0.5, 0.5, 0.25), region);
     expect(back.box).toEqual({ x: 0.45, y: 0.4, width: 0.25, height: 0.1 });
     expect(back.vinOnly).toBe(true);
+  });
+});
+
+describe('slantedVinBand', () => {
+  const [width, height] = [1024, 768];
+  // What the detector found of VF16P2W428K388018 on a windshield plate seen steeply (tuning photo
+  // vin-windshield-13): three pieces, 8 characters together, down a slant of about 27°.
+  const pieces = [
+    line('K3', 0.6297, 0.5855, 0.0408, 0.0386),
+    line('88801', 0.6531, 0.5974, 0.1098, 0.0939),
+    line('8', 0.7458, 0.6619, 0.034, 0.0391),
+  ];
+
+  it('lays a band along the pieces, reaching past them as far as the missing characters may lie', () => {
+    const band = slantedVinBand(pieces, width, height)!;
+    expect(band.slope).toBeCloseTo(0.51, 1);
+    // 8 characters over about 153 px: 9 more, and 2 to spare, on either side.
+    expect(band.left).toBeLessThan(0.6297 * width - 9 * 15);
+    expect(band.right).toBeGreaterThan((0.7458 + 0.034) * width + 9 * 15);
+    // As high as a character about twice: the box of `8` alone is 30 px high.
+    expect(band.half).toBeGreaterThan(20);
+    expect(band.half).toBeLessThan(40);
+  });
+
+  it('lays none along level pieces, a single piece, or pieces of a whole VIN', () => {
+    const level = [line('KNAZW7', 0.2, 0.5, 0.1, 0.04), line('R277835', 0.32, 0.5, 0.12, 0.04)];
+    expect(slantedVinBand(level, width, height)).toBeUndefined();
+    expect(slantedVinBand([pieces[1]!], width, height)).toBeUndefined();
+    const whole = [line('VF16P2W428', 0.4, 0.4, 0.2, 0.12), line('K388018', 0.62, 0.53, 0.14, 0.1)];
+    expect(slantedVinBand(whole, width, height)).toBeUndefined();
+  });
+});
+
+describe('alongBand', () => {
+  it('cuts the band out sheared level, and brings a line read on it back around its corners', () => {
+    // A bright line 4 px thick, its middle on y = 20 + 0.5 x, on a dark ground.
+    const [width, height] = [120, 90];
+    const data = new Uint8Array(width * height * 3);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++)
+        if (Math.abs(y - (20 + 0.5 * x)) <= 2) data.fill(255, (y * width + x) * 3, (y * width + x + 1) * 3);
+    const band = { left: 10, right: 110, x0: 0, y0: 20, slope: 0.5, half: 10 };
+    const cut = alongBand({ width, height, data }, band);
+    expect(cut).toMatchObject({ width: 200, height: 40 });
+    // Level: in every column the line lies in the middle rows.
+    for (const x of [5, 100, 195]) {
+      const bright = Array.from({ length: cut.height }, (_, y) => cut.data[(y * cut.width + x) * 3]! > 128);
+      expect(bright.indexOf(true)).toBeGreaterThanOrEqual(15);
+      expect(bright.lastIndexOf(true)).toBeLessThanOrEqual(24);
+    }
+    const back = fromBand(line('VF16P2W428K388018', 0, 0, 1, 1), band, width, height);
+    expect(back.box.x * width).toBeCloseTo(10);
+    expect(back.box.width * width).toBeCloseTo(100);
+    expect(back.box.y * height).toBeCloseTo(15);
+    expect((back.box.y + back.box.height) * height).toBeCloseTo(85);
+    expect(back.vinOnly).toBe(true);
+  });
+});
+
+describe('endsTrimmed', () => {
+  it("leaves out what was read unsurely at either end: the plate's rivets and edges", () => {
+    const read = {
+      text: 'JTDRUFSV9EF968352O',
+      confidence: 0.94,
+      chars: [...Array<number>(17).fill(0.98), 0.38],
+    };
+    expect(endsTrimmed(read)).toMatchObject({
+      text: 'JTDRUFSV9EF968352',
+      chars: Array<number>(17).fill(0.98),
+    });
+    const both = { text: 'o VF16 P2', confidence: 0.9, chars: [0.3, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9] };
+    expect(endsTrimmed(both).text).toBe('VF16 P2');
+    // Inside the line, an unsure character stays (the VIN's look-alikes settle it).
+    const inside = { text: 'VF16P2W4', confidence: 0.9, chars: [0.9, 0.9, 0.9, 0.4, 0.9, 0.9, 0.9, 0.9] };
+    expect(endsTrimmed(inside)).toBe(inside);
   });
 });

@@ -4,9 +4,11 @@
 // pieces, or a line of 15 or 16 letters and digits, the region around them is read again at twice the
 // scale, and what that closer look reads is taken for the VIN only: a VIN's check digit guards it,
 // which a plate or an odometer does not have (a closer look read plates and odometers wrong as often
-// as right: docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
+// as right: docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md). Fewer pieces down a steep slant,
+// too few for a closer look, are read along their line instead: a band reaching past them, sheared
+// level and read as one line (`slantedVinBand`).
 import { cropLine, type FractionBox, type RgbImage } from './ocr/index.js';
-import type { ReadLine } from './text-lines.js';
+import type { Reading, ReadLine } from './text-lines.js';
 
 const VIN_LENGTH = 17;
 /** The pieces hold this many letters and digits together: a VIN's 17, one or three read twice or missed. */
@@ -111,6 +113,165 @@ export function fromCloserLook(line: ReadLine, region: FractionBox): ReadLine {
       y: region.y + box.y * region.height,
       width: box.width * region.width,
       height: box.height * region.height,
+    },
+    vinOnly: true,
+  };
+}
+
+/**
+ * A band along a slanted line, in the image's pixels: the line `y = y0 + slope * (x - x0)` from `left`
+ * to `right`, `half` pixels either side of it.
+ */
+export interface SlantedBand {
+  left: number;
+  right: number;
+  x0: number;
+  y0: number;
+  slope: number;
+  half: number;
+}
+
+/** A VIN's pieces run this steeply at least (rise over run) to be read along their line. */
+const SLANT_MIN = 0.15;
+/** The pieces hold this many letters and digits together at least: part of a VIN, not a word. */
+const SLANTED_MIN = 6;
+/** A single character the detector boxed alone may be a piece too (`8` at a VIN's end). */
+const SLANTED_PIECE = /^[A-Z0-9]{1,16}$/;
+/** The band reaches this many characters' pitch past the pieces, and is this many heights high. */
+const REACH_PAST = 2;
+const BAND_HEIGHTS = 2.2;
+
+/**
+ * A band along the line of two or three pieces of a VIN running down or up a slant, reaching past them
+ * as far as the VIN's missing characters may lie: a windshield plate seen steeply from above and aside,
+ * whose characters stand upright while their line slants, so that the detector boxes a few of them and
+ * misses the rest (`K3`, `88801`, `8` of VF16P2W428K388018). Read along the band, sheared level, the
+ * line is whole. Undefined unless such pieces are there, fewer than a VIN's 17 characters together.
+ */
+export function slantedVinBand(
+  lines: readonly ReadLine[],
+  width: number,
+  height: number,
+): SlantedBand | undefined {
+  const pieces = lines
+    .filter((line) => SLANTED_PIECE.test(line.text.trim()))
+    .map((line) => ({
+      count: line.text.trim().length,
+      x: line.box.x * width,
+      y: line.box.y * height,
+      w: line.box.width * width,
+      h: line.box.height * height,
+    }))
+    .sort((a, b) => a.x - b.x);
+  const aspect = width / height;
+  for (const [start, first] of pieces.entries()) {
+    const run = [first];
+    for (const next of pieces.slice(start + 1)) {
+      if (run.length === 3) break;
+      const last = run.at(-1)!;
+      const box = (p: typeof first) => ({
+        x: p.x / width,
+        y: p.y / height,
+        width: p.w / width,
+        height: p.h / height,
+      });
+      if (continues(box(last), box(next), aspect)) run.push(next);
+    }
+    if (run.length < 2) continue;
+    const count = run.reduce((sum, p) => sum + p.count, 0);
+    if (count < SLANTED_MIN || count >= VIN_LENGTH) continue;
+    const band = bandAlong(run, count);
+    if (band && Math.abs(band.slope) >= SLANT_MIN) return band;
+  }
+  return undefined;
+}
+
+/** The band along the line through the pieces' middles, reaching past them by the missing characters. */
+function bandAlong(
+  run: readonly { count: number; x: number; y: number; w: number; h: number }[],
+  count: number,
+): SlantedBand | undefined {
+  const middles = run.map((p) => [p.x + p.w / 2, p.y + p.h / 2] as const);
+  const [first, last] = [middles[0]!, middles.at(-1)!];
+  if (last[0] - first[0] <= 0) return undefined;
+  const slope = (last[1] - first[1]) / (last[0] - first[0]);
+  // A character's own height: its box's, less what the slant adds across its width.
+  const heights = run.map((p) => p.h - (Math.abs(slope) * p.w * (p.count - 1)) / p.count);
+  const charHeight = Math.max(4, Math.min(...heights));
+  const pitch = (run.at(-1)!.x + run.at(-1)!.w - run[0]!.x) / count;
+  const reach = (VIN_LENGTH - count + REACH_PAST) * pitch;
+  return {
+    left: run[0]!.x - reach,
+    right: run.at(-1)!.x + run.at(-1)!.w + reach,
+    x0: first[0],
+    y0: first[1],
+    slope,
+    half: (BAND_HEIGHTS * charHeight) / 2,
+  };
+}
+
+/** The band cut out of the image and sheared level, ZOOM times larger (at most ZOOM_MAX_SIDE wide). */
+export function alongBand(image: RgbImage, band: SlantedBand): RgbImage {
+  const left = Math.max(0, band.left);
+  const right = Math.min(image.width, band.right);
+  const at = (x: number) => band.y0 + band.slope * (x - band.x0);
+  const scale = Math.min(ZOOM, ZOOM_MAX_SIDE / Math.max(1, right - left));
+  return cropLine(
+    image,
+    [
+      [left, at(left) - band.half],
+      [right, at(right) - band.half],
+      [right, at(right) + band.half],
+      [left, at(left) + band.half],
+    ],
+    {
+      height: Math.max(1, Math.round(2 * band.half * scale)),
+      maxWidth: Math.max(1, Math.round((right - left) * scale)),
+    },
+  );
+}
+
+/** Characters read less surely than this at the ends of a band's reading are left out (`endsTrimmed`). */
+const END_DOUBT = 0.5;
+
+/**
+ * `reading` without the characters read unsurely at either end, and the spaces then left there: the
+ * band reaches past the VIN, over the plate's rivets and edges (`JTDRUFSV9EF968352O`, its last O a
+ * rivet read at 0.38).
+ */
+export function endsTrimmed(reading: Reading): Reading {
+  const { text } = reading;
+  const sure = (i: number) => text[i] !== ' ' && (reading.chars?.[i] ?? reading.confidence) >= END_DOUBT;
+  let [start, end] = [0, text.length];
+  while (start < end && !sure(start)) start++;
+  while (end > start && !sure(end - 1)) end--;
+  if (start === 0 && end === text.length) return reading;
+  return {
+    ...reading,
+    text: text.slice(start, end),
+    ...(reading.chars && { chars: reading.chars.slice(start, end) }),
+    ...(reading.rivals && { rivals: reading.rivals.slice(start, end) }),
+    ...(reading.inks && { inks: reading.inks.slice(start, end) }),
+  };
+}
+
+/** A line read along `band`, its box brought back to the whole image's fractions (around its sheared corners). */
+export function fromBand(line: ReadLine, band: SlantedBand, width: number, height: number): ReadLine {
+  const left = Math.max(0, band.left);
+  const right = Math.min(width, band.right);
+  const x = (u: number) => left + u * (right - left);
+  const y = (u: number, v: number) => band.y0 + band.slope * (x(u) - band.x0) - band.half + v * 2 * band.half;
+  const { box } = line;
+  const [u0, u1, v0, v1] = [box.x, box.x + box.width, box.y, box.y + box.height];
+  const ys = [y(u0, v0), y(u1, v0), y(u0, v1), y(u1, v1)];
+  const [top, bottom] = [Math.max(0, Math.min(...ys)), Math.min(height, Math.max(...ys))];
+  return {
+    ...line,
+    box: {
+      x: x(u0) / width,
+      y: top / height,
+      width: (x(u1) - x(u0)) / width,
+      height: (bottom - top) / height,
     },
     vinOnly: true,
   };

@@ -220,6 +220,12 @@ const readingOf = (line: RecognisedLine, crop: RgbImage): Reading => ({
   inks: line.chars.map((c) => inkAt(crop, c.x)),
 });
 
+/** `crop`, already cut out as one line of text, read as it is (no detection). */
+export async function readCrop(crop: RgbImage, signal?: AbortSignal): Promise<Reading | undefined> {
+  const [line] = await recogniseLines([crop], { signal, fold: readAs });
+  return line && readingOf(line, crop);
+}
+
 /** A number that may be an Abu Dhabi plate's, beside its code box: up to five digits. */
 const PLATE_NUMBER = /^\s*\d{1,5}\s*$/;
 /** A code box's code: one or two digits. */

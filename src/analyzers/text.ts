@@ -4,8 +4,16 @@
 // photo gives the same part on any machine at any load (docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
 import { TextPart } from '../domain/result/detection-parts.js';
 import type { AnalysisContext, ImageAnalyzer, PreparedImage } from './analyzer.js';
-import { closerLook, fromCloserLook, vinPiecesRegion } from './closer-look.js';
-import { readLines } from './text-lines.js';
+import {
+  alongBand,
+  closerLook,
+  endsTrimmed,
+  fromBand,
+  fromCloserLook,
+  slantedVinBand,
+  vinPiecesRegion,
+} from './closer-look.js';
+import { readCrop, readLines } from './text-lines.js';
 import { textPartFrom } from './text-part.js';
 
 /** Plate, VIN and odometer read from the image and compared with `context.inputMetaData`. */
@@ -14,18 +22,31 @@ export async function readText(image: PreparedImage, context: AnalysisContext): 
   const lines = await readLines(preview, context.signal);
   const first = textPartFrom(lines, context.inputMetaData);
   // No VIN read, but what may be its pieces: a closer look at them (./closer-look.ts).
-  const region = first.vin.read === null ? vinPiecesRegion(lines, preview.width / preview.height) : undefined;
-  if (!region) return first;
-  const closer = await readLines(closerLook(preview, region), context.signal);
+  if (first.vin.read !== null) return first;
+  const region = vinPiecesRegion(lines, preview.width / preview.height);
+  if (region) {
+    const closer = await readLines(closerLook(preview, region), context.signal);
+    return textPartFrom(
+      [...lines, ...closer.map((line) => fromCloserLook(line, region))],
+      context.inputMetaData,
+    );
+  }
+  // Pieces of a VIN down a slant, too few for a closer look: read along their line.
+  const band = slantedVinBand(lines, preview.width, preview.height);
+  if (!band) return first;
+  // The band is one line already, level: read as it is (the detector cuts its spaced characters apart).
+  const along = await readCrop(alongBand(preview, band), context.signal);
+  if (!along || along.text.trim() === '') return first;
+  const whole = { x: 0, y: 0, width: 1, height: 1 };
   return textPartFrom(
-    [...lines, ...closer.map((line) => fromCloserLook(line, region))],
+    [...lines, fromBand({ ...endsTrimmed(along), box: whole }, band, preview.width, preview.height)],
     context.inputMetaData,
   );
 }
 
 export const textAnalyzer: ImageAnalyzer<typeof TextPart> = {
   name: 'text',
-  version: 'pp-ocrv4-6',
+  version: 'pp-ocrv4-7',
   schema: TextPart,
   // A generous limit that only a stuck model reaches: a photo's lines take about 0.3 s, the first call
   // loads the models (about 0.3 s more). The limit never decides what is read, only whether it fails.
