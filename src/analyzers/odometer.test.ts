@@ -86,6 +86,30 @@ describe('odometer', () => {
     expect(matchOdometer([counter([70, 80, 95])])).toMatchObject({ value: 8445 });
   });
 
+  it('leaves out a last drum black on white though glare makes every drum as light', () => {
+    // 127874 and a white tenths drum 5, under glare (tuning photo odometer-analogue-30).
+    const inks = [
+      [141, 142, 143],
+      [155, 155, 156],
+      [153, 153, 154],
+      [154, 154, 155],
+      [98, 99, 100],
+      [72, 73, 73],
+      [144, 144, 142],
+    ] as const;
+    const counter = (polarity: number[]) => ({ ...line('1278745 KM'), inks, polarity });
+    expect(matchOdometer([counter([-0.65, -0.66, -0.74, -0.36, -0.67, -0.67, 0.26])])).toMatchObject({
+      value: 127874,
+    });
+    // Unclear, or not alone: a dot display's digits, their dots run together (odometer-digital-41).
+    expect(matchOdometer([counter([-0.25, -0.39, -0.17, -0.18, -0.3, -0.2, 0.05])])).toMatchObject({
+      value: 1278745,
+    });
+    expect(matchOdometer([counter([-0.65, -0.03, -0.74, -0.36, -0.67, -0.67, 0.26])])).toMatchObject({
+      value: 1278745,
+    });
+  });
+
   it("counts the tenths drum among a counter's 5 digits, and does not mind its doubtful reading", () => {
     const black = [30, 30, 30] as const;
     const red = [180, 40, 40] as const;

@@ -56,6 +56,13 @@ const UNIT_ONLY = /^\s*(KM|KN|MI|MILES|MILS|MILE)\s*$/;
 const TENTHS_CONTRAST = 45;
 const TENTHS_AGREEMENT = 45;
 
+/**
+ * A digit is clearly dark on light, or light on dark, past this polarity (ReadLine's): a white tenths
+ * drum under glare measured 0.26, its white-on-black neighbours -0.36 to -0.74; the digits of a dot
+ * display, their dots run together, -0.39 to 0.05 (its last digit taken for a tenths drum at 0).
+ */
+const CLEAR_POLARITY = 0.15;
+
 const MIN_DIGIT_CONFIDENCE = 0.7;
 /**
  * A figure without leading zeros this much taller than the likeliest counter with them is the total
@@ -104,15 +111,24 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /**
  * Whether the figure's last digit is a tenths drum: lighter than the others, which are alike; or red,
- * the others not. Light falling across the counter (glare, a shadow's edge) makes the dark drums differ
- * among themselves, but none of them red.
+ * the others not; or dark on light, the others light on dark. Light falling across the counter (glare,
+ * a shadow's edge) makes the dark drums differ among themselves, but none of them red, and turns none
+ * of their digits dark: under glare a white tenths drum's ground is no lighter than theirs.
  */
-function endsInTenths(figure: Figure, inks: readonly Ink[] | undefined): boolean {
+function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'polarity'>): boolean {
+  const { inks, polarity } = line;
   if (!inks || figure.digits.length < 5) return false;
   const cells = figure.positions.map((i) => inks[i]).filter((ink): ink is Ink => ink !== undefined);
   if (cells.length !== figure.positions.length) return false;
   const others = cells.slice(0, -1);
   if (onRed(cells.at(-1)!) && !others.some(onRed)) return true;
+  const polarities = polarity && figure.positions.map((i) => polarity[i] ?? 0);
+  if (
+    polarities &&
+    polarities.at(-1)! >= CLEAR_POLARITY &&
+    polarities.slice(0, -1).every((p) => p <= -CLEAR_POLARITY)
+  )
+    return true;
   const channel = (c: 0 | 1 | 2) => median(others.map((ink) => ink[c]));
   const typical: Ink = [channel(0), channel(1), channel(2)];
   const last = cells.at(-1)!;
@@ -284,7 +300,7 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
     (text) =>
       numberIn(text) === numberIn(raw) || (tenthsApart && numberIn(text) === numberIn(raw) + tenthsApart),
   );
-  const tenths = endsInTenths(figure, line.inks);
+  const tenths = endsInTenths(figure, line);
   const shown = tenths ? figure.digits.slice(0, -1) : figure.digits;
   if (vouched ? shown.length < 2 : figure.digits.length < 5) return undefined;
   const digits = shown.replace(/^0+(?=\d)/, '');

@@ -34,6 +34,12 @@ export interface ReadLine {
    */
   inks?: readonly Ink[];
   /**
+   * How much darker than its cell's ground each character is, one per character of `text`, from -1
+   * (light on dark) to 1 (dark on light): a drum counter's tenths drum is black on white beside
+   * white-on-black drums, and glare may make their grounds as light as its own (./odometer.ts).
+   */
+  polarity?: readonly number[];
+  /**
    * The line read again from other cuts of the photo (AGAIN_PADDINGS), for lines that may hold an
    * odometer's figure, but for those whose digits a display's segments showed (./segments.ts): its
    * digits must be the same in each.
@@ -49,7 +55,7 @@ export interface ReadLine {
 }
 
 /** What was read on a line, and how surely: ReadLine's own fields. */
-export type Reading = Pick<ReadLine, 'text' | 'confidence' | 'chars' | 'rivals' | 'inks'>;
+export type Reading = Pick<ReadLine, 'text' | 'confidence' | 'chars' | 'rivals' | 'inks' | 'polarity'>;
 
 export type Ink = readonly [r: number, g: number, b: number];
 
@@ -76,6 +82,35 @@ function inkAt(crop: RgbImage, x: number): Ink {
     return 255;
   };
   return [median(histograms[0]!), median(histograms[1]!), median(histograms[2]!)];
+}
+
+/** The grey levels of the crop's columns around `x` (a fraction of its width): a character's cell. */
+function cellLevels(crop: RgbImage, x: number): Uint8Array {
+  const centre = x * crop.width;
+  const half = Math.max(1, CELL_HALF_WIDTH * crop.height);
+  const from = Math.max(0, Math.floor(centre - half));
+  const to = Math.min(crop.width, Math.ceil(centre + half));
+  const levels = new Uint8Array((to - from) * crop.height);
+  let k = 0;
+  for (let y = 0; y < crop.height; y++)
+    for (let column = from; column < to; column++) {
+      const i = (y * crop.width + column) * 3;
+      levels[k++] = Math.round((crop.data[i]! + crop.data[i + 1]! + crop.data[i + 2]!) / 3);
+    }
+  return levels.sort();
+}
+
+/**
+ * How much darker than its cell's ground the character at `x` is, from -1 to 1: how much further the
+ * cell's darkest tenth lies below its median (the ground, as characters cover less of a cell than it
+ * shows) than its lightest tenth above it, over the range between the two tenths.
+ */
+export function polarityAt(crop: RgbImage, x: number): number {
+  const levels = cellLevels(crop, x);
+  if (levels.length === 0) return 0;
+  const at = (share: number) => levels[Math.min(levels.length - 1, Math.floor(share * levels.length))]!;
+  const [dark, median, light] = [at(0.1), at(0.5), at(0.9)];
+  return light === dark ? 0 : (median - dark - (light - median)) / (light - dark);
 }
 
 /** The marks read between letters and digits: separators, a unit's slash, a clock's colon, degrees. */
@@ -218,6 +253,7 @@ const readingOf = (line: RecognisedLine, crop: RgbImage): Reading => ({
   chars: line.chars.map((c) => c.confidence),
   rivals: line.chars.map((c) => c.rival),
   inks: line.chars.map((c) => inkAt(crop, c.x)),
+  polarity: line.chars.map((c) => polarityAt(crop, c.x)),
 });
 
 /** `crop`, already cut out as one line of text, read as it is (no detection). */
