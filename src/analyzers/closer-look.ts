@@ -155,12 +155,13 @@ export function slantedVinBand(
 ): SlantedBand | undefined {
   const pieces = lines
     .filter((line) => SLANTED_PIECE.test(line.text.trim()))
-    .map((line) => ({
-      count: line.text.trim().length,
-      x: line.box.x * width,
-      y: line.box.y * height,
-      w: line.box.width * width,
-      h: line.box.height * height,
+    .map(({ text, box }) => ({
+      box,
+      count: text.trim().length,
+      x: box.x * width,
+      y: box.y * height,
+      w: box.width * width,
+      h: box.height * height,
     }))
     .sort((a, b) => a.x - b.x);
   const aspect = width / height;
@@ -168,14 +169,7 @@ export function slantedVinBand(
     const run = [first];
     for (const next of pieces.slice(start + 1)) {
       if (run.length === 3) break;
-      const last = run.at(-1)!;
-      const box = (p: typeof first) => ({
-        x: p.x / width,
-        y: p.y / height,
-        width: p.w / width,
-        height: p.h / height,
-      });
-      if (continues(box(last), box(next), aspect)) run.push(next);
+      if (continues(run.at(-1)!.box, next.box, aspect)) run.push(next);
     }
     if (run.length < 2) continue;
     const count = run.reduce((sum, p) => sum + p.count, 0);
