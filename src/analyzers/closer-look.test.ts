@@ -85,7 +85,18 @@ describe('slantedVinBand', () => {
     expect(band.half).toBeLessThan(40);
   });
 
-  it('lays none along level pieces, a single piece, or pieces of a whole VIN', () => {
+  it("lays a band along one piece alone by its own box's slope", () => {
+    // `1DF` alone of 4T1DFPK89EP997635, its box sloping 20° (tuning photo vin-windshield-31).
+    const alone = { ...line('1DF', 0.4724, 0.4762, 0.0509, 0.0313), angle: 20 };
+    const band = slantedVinBand([alone], width, height)!;
+    expect(band.slope).toBeCloseTo(Math.tan((20 * Math.PI) / 180));
+    expect(band.left).toBeLessThan(0.4724 * width - 14 * 10);
+    // Too short, or level: no band.
+    expect(slantedVinBand([{ ...alone, text: 'DF' }], width, height)).toBeUndefined();
+    expect(slantedVinBand([{ ...alone, angle: 4 }], width, height)).toBeUndefined();
+  });
+
+  it('lays none along level pieces, a single piece without its slope, or pieces of a whole VIN', () => {
     const level = [line('KNAZW7', 0.2, 0.5, 0.1, 0.04), line('R277835', 0.32, 0.5, 0.12, 0.04)];
     expect(slantedVinBand(level, width, height)).toBeUndefined();
     expect(slantedVinBand([pieces[1]!], width, height)).toBeUndefined();

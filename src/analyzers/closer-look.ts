@@ -133,8 +133,12 @@ export interface SlantedBand {
 
 /** A VIN's pieces run this steeply at least (rise over run) to be read along their line. */
 const SLANT_MIN = 0.15;
-/** The pieces hold this many letters and digits together at least: part of a VIN, not a word. */
+/**
+ * The pieces hold this many letters and digits together at least: part of a VIN, not a word. A piece
+ * alone needs SLANTED_ALONE, and its own slope: the detector's box follows its line.
+ */
 const SLANTED_MIN = 6;
+const SLANTED_ALONE = 3;
 /** A single character the detector boxed alone may be a piece too (`8` at a VIN's end). */
 const SLANTED_PIECE = /^[A-Z0-9]{1,16}$/;
 /** The band reaches this many characters' pitch past the pieces, and is this many heights high. */
@@ -145,8 +149,9 @@ const BAND_HEIGHTS = 2.2;
  * A band along the line of two or three pieces of a VIN running down or up a slant, reaching past them
  * as far as the VIN's missing characters may lie: a windshield plate seen steeply from above and aside,
  * whose characters stand upright while their line slants, so that the detector boxes a few of them and
- * misses the rest (`K3`, `88801`, `8` of VF16P2W428K388018). Read along the band, sheared level, the
- * line is whole. Undefined unless such pieces are there, fewer than a VIN's 17 characters together.
+ * misses the rest (`K3`, `88801`, `8` of VF16P2W428K388018; `1DF` alone of 4T1DFPK89EP997635). Read
+ * along the band, sheared level, the line is whole. Undefined unless such pieces are there, fewer than a
+ * VIN's 17 characters together.
  */
 export function slantedVinBand(
   lines: readonly ReadLine[],
@@ -155,8 +160,9 @@ export function slantedVinBand(
 ): SlantedBand | undefined {
   const pieces = lines
     .filter((line) => SLANTED_PIECE.test(line.text.trim()))
-    .map(({ text, box }) => ({
+    .map(({ text, box, angle }) => ({
       box,
+      angle,
       count: text.trim().length,
       x: box.x * width,
       y: box.y * height,
@@ -171,24 +177,31 @@ export function slantedVinBand(
       if (run.length === 3) break;
       if (continues(run.at(-1)!.box, next.box, aspect)) run.push(next);
     }
-    if (run.length < 2) continue;
     const count = run.reduce((sum, p) => sum + p.count, 0);
-    if (count < SLANTED_MIN || count >= VIN_LENGTH) continue;
-    const band = bandAlong(run, count);
+    // One piece alone is laid along its own box's slope; two or three along the line through them.
+    const alone =
+      run.length === 1 && first.angle !== undefined ? Math.tan((first.angle * Math.PI) / 180) : undefined;
+    if (count >= VIN_LENGTH || count < (run.length === 1 ? SLANTED_ALONE : SLANTED_MIN)) continue;
+    if (run.length === 1 && alone === undefined) continue;
+    const band = bandAlong(run, count, alone);
     if (band && Math.abs(band.slope) >= SLANT_MIN) return band;
   }
   return undefined;
 }
 
-/** The band along the line through the pieces' middles, reaching past them by the missing characters. */
+/**
+ * The band along the line through the pieces' middles (or of slope `alone`, for a piece alone), reaching
+ * past them by the missing characters.
+ */
 function bandAlong(
   run: readonly { count: number; x: number; y: number; w: number; h: number }[],
   count: number,
+  alone?: number,
 ): SlantedBand | undefined {
   const middles = run.map((p) => [p.x + p.w / 2, p.y + p.h / 2] as const);
   const [first, last] = [middles[0]!, middles.at(-1)!];
-  if (last[0] - first[0] <= 0) return undefined;
-  const slope = (last[1] - first[1]) / (last[0] - first[0]);
+  if (alone === undefined && last[0] - first[0] <= 0) return undefined;
+  const slope = alone ?? (last[1] - first[1]) / (last[0] - first[0]);
   // A character's own height: its box's, less what the slant adds across its width.
   const heights = run.map((p) => p.h - (Math.abs(slope) * p.w * (p.count - 1)) / p.count);
   const charHeight = Math.max(4, Math.min(...heights));

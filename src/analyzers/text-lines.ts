@@ -50,6 +50,8 @@ export interface ReadLine {
    * seen at an angle is narrowed, and the recogniser reads narrowed characters worse (a J as an I).
    */
   widened?: Reading;
+  /** The slope of the detector's box (degrees, positive descending to the right). */
+  angle?: number;
   /** Read on a closer look at what seemed pieces of a VIN (closer-look.ts): taken for the VIN only. */
   vinOnly?: boolean;
 }
@@ -348,6 +350,7 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
       ...(widened[i] && { widened: widened[i] }),
       ...readingOf(read[i]!, crops[i]!),
       box: line.box,
+      angle: line.angle,
     }))
     .filter((line) => line.text.trim() !== '');
   return withPlateCodes(preview, lines, signal);
