@@ -64,15 +64,19 @@ export type Ink = readonly [r: number, g: number, b: number];
 /** Half the width of a character's cell, as a share of the line's height (digits are about 0.55 wide). */
 const CELL_HALF_WIDTH = 0.25;
 
+/** The crop's columns (`from` up to `to`) of the character's cell around `x` (a fraction of its width). */
+function cellColumns(crop: RgbImage, x: number): { from: number; to: number } {
+  const centre = x * crop.width;
+  const half = Math.max(1, CELL_HALF_WIDTH * crop.height);
+  return { from: Math.max(0, Math.floor(centre - half)), to: Math.min(crop.width, Math.ceil(centre + half)) };
+}
+
 /**
  * The median colour of the crop's columns around `x` (a fraction of its width), channel by channel:
  * the cell's ground, as characters cover less of it than it shows.
  */
 function inkAt(crop: RgbImage, x: number): Ink {
-  const centre = x * crop.width;
-  const half = Math.max(1, CELL_HALF_WIDTH * crop.height);
-  const from = Math.max(0, Math.floor(centre - half));
-  const to = Math.min(crop.width, Math.ceil(centre + half));
+  const { from, to } = cellColumns(crop, x);
   const histograms = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
   for (let y = 0; y < crop.height; y++)
     for (let column = from; column < to; column++)
@@ -88,10 +92,7 @@ function inkAt(crop: RgbImage, x: number): Ink {
 
 /** The grey levels of the crop's columns around `x` (a fraction of its width): a character's cell. */
 function cellLevels(crop: RgbImage, x: number): Uint8Array {
-  const centre = x * crop.width;
-  const half = Math.max(1, CELL_HALF_WIDTH * crop.height);
-  const from = Math.max(0, Math.floor(centre - half));
-  const to = Math.min(crop.width, Math.ceil(centre + half));
+  const { from, to } = cellColumns(crop, x);
   const levels = new Uint8Array((to - from) * crop.height);
   let k = 0;
   for (let y = 0; y < crop.height; y++)
