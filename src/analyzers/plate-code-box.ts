@@ -4,7 +4,7 @@
 // largest white in it (the code) is turned dark on light and read together with the number, which
 // gives the recogniser the context it reads a lone digit badly without.
 import { blobs } from './blobs.js';
-import type { FractionBox, Quad, RgbImage } from './ocr/index.js';
+import type { FractionBox, Point, Quad, RgbImage } from './ocr/index.js';
 import { onRed } from './red.js';
 import type { Ink } from './text-lines.js';
 
@@ -34,6 +34,8 @@ const WHITE_SPREAD = 70;
 export interface CodeBox {
   /** The code and the number cut out together, the code dark on light like the number, for the recogniser. */
   crop: RgbImage;
+  /** The code and the number in `crop`, along the number's slope: the quad to cut upright. */
+  quad: Quad;
   /** Where the code is, as fractions of the image. */
   box: FractionBox;
   /** The whole red box, as fractions of the image. */
@@ -166,28 +168,44 @@ function codeDarkOnLight(image: RgbImage, rect: Rect, box: Rect, code: Set<numbe
   return { data, width, height };
 }
 
-/** A rectangle's corners, clockwise from the top-left, as the crop takes them. */
-export const quadOf = ({ left, top, right, bottom }: Rect): Quad => [
-  [left, top],
-  [right, top],
-  [right, bottom],
-  [left, bottom],
-];
+/**
+ * A number's box slanted more than this (degrees) is taken as level: its upright bounds then tell too
+ * little of its characters' height.
+ */
+const MAX_SLOPE = 30;
 
 /**
- * The code box left of a number read at `number` (fractions of `image`), when there is one: a red
- * region at least MIN_BOX_HEIGHT of the number high, ending at most MAX_GAP of its height left of it,
- * with a code in it; and the cut of the code and the number together, to read.
+ * The height of a line's characters, from the upright bounds (`width` × `height` pixels) of its box
+ * turned by `angle` degrees: a slanted line's bounds are higher than its characters.
  */
-export function findCodeBox(image: RgbImage, number: FractionBox): CodeBox | undefined {
-  const height = number.height * image.height;
+function textHeight(width: number, height: number, angle: number): number {
+  const turn = (Math.abs(angle) * Math.PI) / 180;
+  if (turn === 0) return height;
+  const [cos, sin] = [Math.cos(turn), Math.sin(turn)];
+  const own = (height * cos - width * sin) / (cos * cos - sin * sin);
+  return Math.min(height, Math.max(own, height / 2));
+}
+
+/**
+ * The code box left of a number read at `number` (fractions of `image`; the detector's box turned
+ * `slope` degrees, positive descending to the right), when there is one: a red region at least
+ * MIN_BOX_HEIGHT of the number's characters high, ending at most MAX_GAP of their height left of it,
+ * with a code in it; and the cut of the code and the number together along the number's slope, to read.
+ */
+export function findCodeBox(image: RgbImage, number: FractionBox, slope = 0): CodeBox | undefined {
+  const angle = Math.abs(slope) <= MAX_SLOPE ? slope : 0;
+  const height = textHeight(number.width * image.width, number.height * image.height, angle);
   const left = number.x * image.width;
   const top = number.y * image.height;
+  const bottom = top + number.height * image.height;
+  // A slanted number's upright bounds reach left of its first character by up to its slanted side's
+  // run, and the code box may be that far into them.
+  const slantedSide = height * Math.abs(Math.sin((angle * Math.PI) / 180));
   const area = {
     left: Math.max(0, Math.floor(left - SEARCH_LEFT * height)),
     top: Math.max(0, Math.floor(top - SEARCH_ABOVE * height)),
-    right: Math.min(image.width, Math.ceil(left)),
-    bottom: Math.min(image.height, Math.ceil(top + (1 + SEARCH_BELOW) * height)),
+    right: Math.min(image.width, Math.ceil(left + slantedSide)),
+    bottom: Math.min(image.height, Math.ceil(bottom + SEARCH_BELOW * height)),
   };
   if (area.right - area.left < 2 || area.bottom - area.top < 2) return undefined;
   // The nearest red region of a code box's size, level with the number.
@@ -197,7 +215,7 @@ export function findCodeBox(image: RgbImage, number: FractionBox): CodeBox | und
         members.length >= MIN_BOX_AREA * height * height &&
         box.bottom - box.top >= MIN_BOX_HEIGHT * height &&
         left - box.right <= MAX_GAP * height &&
-        Math.min(box.bottom, top + height) - Math.max(box.top, top) >= MIN_OVERLAP * height,
+        Math.min(box.bottom, bottom) - Math.max(box.top, top) >= MIN_OVERLAP * height,
     )
     .map((region) => region.bounds)
     .sort((a, b) => b.right - a.right)[0];
@@ -208,15 +226,18 @@ export function findCodeBox(image: RgbImage, number: FractionBox): CodeBox | und
   if (code.bottom - code.top < MIN_CODE_SHARE * (bounds.bottom - bounds.top)) return undefined;
   // A margin of ground around the code, as the detector's boxes leave one around text.
   const margin = Math.round(CODE_MARGIN * (code.bottom - code.top));
+  const line = alongNumber(number, image, height, angle, code, margin);
   const cut = {
-    left: code.left - margin,
-    top: Math.min(code.top - margin, Math.floor(top)),
-    right: Math.ceil(left + number.width * image.width),
-    bottom: Math.max(code.bottom + margin, Math.ceil(top + height)),
+    left: Math.floor(Math.min(...line.map(([x]) => x))),
+    top: Math.floor(Math.min(...line.map(([, y]) => y))),
+    right: Math.ceil(Math.max(...line.map(([x]) => x))),
+    bottom: Math.ceil(Math.max(...line.map(([, y]) => y))),
   };
+  const shift = ([x, y]: Point): Point => [x - cut.left, y - cut.top];
   const ink = medianRed(image, bounds);
   return {
     crop: codeDarkOnLight(image, cut, bounds, members, ink),
+    quad: [shift(line[0]), shift(line[1]), shift(line[2]), shift(line[3])],
     box: fractionsOf(image, {
       left: code.left - margin,
       top: code.top - margin,
@@ -226,6 +247,38 @@ export function findCodeBox(image: RgbImage, number: FractionBox): CodeBox | und
     redBox: fractionsOf(image, bounds),
     ink,
   };
+}
+
+/**
+ * The corners (clockwise from the top-left, in pixels of `image`) of the code and the number together,
+ * along the number's slope: from `margin` left of the code to the number's end, as high as the number's
+ * characters (`height`) or the code with its margin, whichever is higher.
+ */
+function alongNumber(
+  number: FractionBox,
+  image: RgbImage,
+  height: number,
+  angle: number,
+  code: Rect,
+  margin: number,
+): Quad {
+  const turn = (angle * Math.PI) / 180;
+  const along = [Math.cos(turn), Math.sin(turn)] as const;
+  const across = [-along[1], along[0]] as const;
+  const [width, bounds] = [number.width * image.width, number.height * image.height];
+  const centre = [number.x * image.width + width / 2, number.y * image.height + bounds / 2] as const;
+  // The number's length along its slope, from its upright bounds' width.
+  const length = (width - height * Math.abs(along[1])) / along[0];
+  const codeCentre = [(code.left + code.right) / 2, (code.top + code.bottom) / 2] as const;
+  const codeAt = (codeCentre[0] - centre[0]) * along[0] + (codeCentre[1] - centre[1]) * along[1];
+  const start = Math.min(codeAt - (code.right - code.left) / 2 - margin, -length / 2);
+  const end = length / 2;
+  const half = Math.max(height, code.bottom - code.top + 2 * margin) / 2;
+  const at = (s: number, t: number): Point => [
+    centre[0] + s * along[0] + t * across[0],
+    centre[1] + s * along[1] + t * across[1],
+  ];
+  return [at(start, -half), at(end, -half), at(end, half), at(start, half)];
 }
 
 const fractionsOf = (image: RgbImage, rect: Rect): FractionBox => ({

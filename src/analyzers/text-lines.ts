@@ -12,7 +12,7 @@ import {
 import type { RecognisedLine, Rival } from './ocr/types.js';
 import { isDotted, joinDots } from './dot-matrix.js';
 import { mayHoldOdometer } from './odometer.js';
-import { findCodeBox, quadOf } from './plate-code-box.js';
+import { findCodeBox } from './plate-code-box.js';
 import { checkSegments } from './segments.js';
 
 /** A line of recognised text: what was read, how surely, and where (fractions of the image). */
@@ -296,12 +296,9 @@ async function withPlateCodes(
   const codes: { line: ReadLine; redBox: FractionBox }[] = [];
   for (const line of lines) {
     if (!PLATE_NUMBER.test(line.text)) continue;
-    const found = findCodeBox(preview, line.box);
+    const found = findCodeBox(preview, line.box, line.angle);
     if (!found || endsAnotherLine(found.redBox, lines)) continue;
-    const crop = cropLine(
-      found.crop,
-      quadOf({ left: 0, top: 0, right: found.crop.width, bottom: found.crop.height }),
-    );
+    const crop = cropLine(found.crop, found.quad);
     const [both] = await recogniseLines([crop], { signal, fold: readAs });
     const digits = line.text.trim();
     const codeLength = both ? both.text.replace(/\s/g, '').length - digits.length : 0;
