@@ -118,6 +118,19 @@ describe('the plate among the lines', () => {
     expect(textPartFrom([emirati], {}).plate.read).toBeNull();
   });
 
+  it('leaves out a first character read too unsurely to be one, though a format would take it', () => {
+    // A Dubai plate's code `X` beside its number, the emirate's name before it read `O` at 0.24: the
+    // box of `OX` apart from the number's, as the detector made them.
+    const code = (first: number): ReadLine => ({
+      ...line('OX', { x: 0.285, width: 0.067, confidence: (first + 0.9) / 2 }),
+      chars: [first, 0.9],
+    });
+    const number = line('5964', { x: 0.376, width: 0.115, confidence: 1 });
+    expect(textPartFrom([code(0.24), number], {}).plate).toMatchObject({ read: 'X-5964', country: 'AE' });
+    // Read at 0.5 it may be the plate's own letter: the plate is not read rather than read shorter.
+    expect(textPartFrom([code(0.5), number], {}).plate.read).toBeNull();
+  });
+
   it('takes no reading it is not sure of, counting each look-alike changed against it', () => {
     expect(textPartFrom([line('AB-123-CD', { confidence: 0.5 })], {}).plate.read).toBeNull();
     /** The line read with `confidence`, unsure of its I. */

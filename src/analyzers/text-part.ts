@@ -138,22 +138,40 @@ interface Window {
   trimmed: number;
   /** The first character was left out as standing on the EU band's blue: no guess. */
   band?: boolean;
+  /**
+   * The first character was left out as read too unsurely to be one (NOISE_BELOW): the window's
+   * confidence is its own characters', not the line's, which that character pulled down.
+   */
+  noise?: boolean;
 }
 
 /**
+ * A first character read under this is no character of the plate's, though a format would take it: the
+ * edge of something printed beside the plate (a Dubai plate's emirate name, read `O` at 0.24 before
+ * its code `X`). A doubtful letter of the plate's own reads higher (the `I` of an Emirati `ID 7457` at
+ * 0.67).
+ */
+const NOISE_BELOW = 0.4;
+
+/**
  * `window` without its first character when it stands on blue, or the recogniser doubted it: an EU
- * band's country letter read as part of the plate (`B` as `9` before `5-GHB-778`).
+ * band's country letter read as part of the plate (`B` as `9` before `5-GHB-778`), or a mark beside
+ * the plate read as a character.
  */
 function withoutBandLetter(window: Window): Window[] {
   const { text, chars, rivals, inks, trimmed } = window;
   if (!/^[A-Z0-9][A-Z0-9]/.test(text)) return [];
   // On the band's blue it is the band's letter, whatever a format makes of it. Otherwise a first
   // character a format takes as the plate's own is the plate's, doubtful or not: left out, it would
-  // turn a doubt into a shorter plate of the same format (`ID 7457` read as `D 7457`).
+  // turn a doubt into a shorter plate of the same format (`ID 7457` read as `D 7457`); unless it was
+  // read too unsurely to be a character at all (NOISE_BELOW).
   const onBand = inks[0] !== undefined && onBlue(inks[0]);
-  if (!onBand && ((chars[0] ?? 1) >= DOUBTFUL_BELOW || matchPlate(text))) return [];
+  const first = chars[0] ?? 1;
+  const noise = first < NOISE_BELOW;
+  if (!onBand && !noise && (first >= DOUBTFUL_BELOW || matchPlate(text))) return [];
   const rest = { chars: chars.slice(1), rivals: rivals.slice(1), inks: inks.slice(1) };
-  return [{ text: text.slice(1), ...rest, ...(onBand ? { trimmed, band: true } : { trimmed: trimmed + 1 }) }];
+  const kind = onBand ? { trimmed, band: true } : { trimmed: trimmed + 1, ...(noise && { noise: true }) };
+  return [{ text: text.slice(1), ...rest, ...kind }];
 }
 
 /**
@@ -248,7 +266,10 @@ function plateCandidates(candidates: readonly Candidate[]): Scored[] {
           !settledByFormat(read[i]!, c, window.rivals[i], plate[i]!, match.kinds[i]!),
       ).length;
       if (guesses > match.corrections) continue;
-      const confidence = candidate.confidence * (1 - CORRECTION_COST * changes);
+      const surely = window.noise
+        ? window.chars.reduce((sum, c) => sum + c, 0) / window.chars.length
+        : candidate.confidence;
+      const confidence = surely * (1 - CORRECTION_COST * changes);
       if (confidence < MIN_PLATE_CONFIDENCE) continue;
       // Longer plates first: a window of a plate may itself fit a shorter format.
       const score = confidence + compact(match.plate).length * 0.02;
