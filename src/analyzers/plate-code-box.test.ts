@@ -40,6 +40,13 @@ describe('findCodeBox', () => {
     expect(onRed(found.ink)).toBe(true);
     // The cut reaches to the number's right end, the code dark on light.
     expect(found.crop.width).toBeGreaterThan(280);
+    // It takes in the code with its margin, lower than the number (y 225–295): from the number's top
+    // down to the code's margin below it.
+    const [, , [, bottom], [, bottomLeft]] = found.quad;
+    const [[, top]] = found.quad;
+    expect(Math.min(bottom, bottomLeft) - top).toBeGreaterThanOrEqual(
+      (found.box.y + found.box.height) * 480 - 225 - 1,
+    );
   });
 
   it('finds the box beside a slanted number, and cuts both out along its slope', async () => {

@@ -251,8 +251,8 @@ export function findCodeBox(image: RgbImage, number: FractionBox, slope = 0): Co
 
 /**
  * The corners (clockwise from the top-left, in pixels of `image`) of the code and the number together,
- * along the number's slope: from `margin` left of the code to the number's end, as high as the number's
- * characters (`height`) or the code with its margin, whichever is higher.
+ * along the number's slope: from `margin` left of the code to the number's end, across the number's
+ * characters (`height`) and the code with its margin.
  */
 function alongNumber(
   number: FractionBox,
@@ -269,16 +269,22 @@ function alongNumber(
   const centre = [number.x * image.width + width / 2, number.y * image.height + bounds / 2] as const;
   // The number's length along its slope, from its upright bounds' width.
   const length = (width - height * Math.abs(along[1])) / along[0];
-  const codeCentre = [(code.left + code.right) / 2, (code.top + code.bottom) / 2] as const;
-  const codeAt = (codeCentre[0] - centre[0]) * along[0] + (codeCentre[1] - centre[1]) * along[1];
-  const start = Math.min(codeAt - (code.right - code.left) / 2 - margin, -length / 2);
+  // The code's corners along the slope and across it: the cut takes them in with their margin, as the
+  // code may stand lower than the number (Abu Dhabi's, under the emirate's name).
+  const corners = [code.left, code.right].flatMap((x) => [code.top, code.bottom].map((y) => [x, y] as const));
+  const alongOf = ([x, y]: readonly [number, number]) =>
+    (x - centre[0]) * along[0] + (y - centre[1]) * along[1];
+  const acrossOf = ([x, y]: readonly [number, number]) =>
+    (x - centre[0]) * across[0] + (y - centre[1]) * across[1];
+  const start = Math.min(Math.min(...corners.map(alongOf)) - margin, -length / 2);
   const end = length / 2;
-  const half = Math.max(height, code.bottom - code.top + 2 * margin) / 2;
+  const top = Math.min(Math.min(...corners.map(acrossOf)) - margin, -height / 2);
+  const bottom = Math.max(Math.max(...corners.map(acrossOf)) + margin, height / 2);
   const at = (s: number, t: number): Point => [
     centre[0] + s * along[0] + t * across[0],
     centre[1] + s * along[1] + t * across[1],
   ];
-  return [at(start, -half), at(end, -half), at(end, half), at(start, half)];
+  return [at(start, top), at(end, top), at(end, bottom), at(start, bottom)];
 }
 
 const fractionsOf = (image: RgbImage, rect: Rect): FractionBox => ({
