@@ -222,8 +222,15 @@ describe.skipIf(!chromium)('capture app: resuming', () => {
           all.onerror = () => resolve(false);
         };
       })`);
-    for (let tries = 0; !(await addressSaved()) && tries < 100; tries++)
+    // The app keeps the upload's address once the server has made it; on a busy machine (the whole
+    // suite running) that took over the 5 s first allowed here, and the reopened app then rightly
+    // began a new upload. The kill waits for it, up to 20 s.
+    let saved = await addressSaved();
+    for (let tries = 0; !saved && tries < 400; tries++) {
       await new Promise((r) => setTimeout(r, 50));
+      saved = await addressSaved();
+    }
+    expect(saved).toBe(true);
     execFileSync('pkill', ['-KILL', '-f', `user-data-dir=${profile}`]);
     calls.push(...first);
     await phone.close().catch(() => undefined);
