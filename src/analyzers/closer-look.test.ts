@@ -144,6 +144,13 @@ describe('endsTrimmed', () => {
     });
     const both = { text: 'o VF16 P2', confidence: 0.9, chars: [0.3, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9] };
     expect(endsTrimmed(both).text).toBe('VF16 P2');
+    // A rivet before the VIN, read surely as a round character: no VIN starts so.
+    const rivet = {
+      text: 'O WVWZZZ5L31F879321',
+      confidence: 0.9,
+      chars: [0.63, ...Array<number>(18).fill(0.95)],
+    };
+    expect(endsTrimmed(rivet).text).toBe('WVWZZZ5L31F879321');
     // Inside the line, an unsure character stays (the VIN's look-alikes settle it).
     const inside = { text: 'VF16P2W4', confidence: 0.9, chars: [0.9, 0.9, 0.9, 0.4, 0.9, 0.9, 0.9, 0.9] };
     expect(endsTrimmed(inside)).toBe(inside);

@@ -241,16 +241,20 @@ export function alongBand(image: RgbImage, band: SlantedBand): RgbImage {
 /** Characters read less surely than this at the ends of a band's reading are left out (`endsTrimmed`). */
 const END_DOUBT = 0.5;
 
+/** What a rivet before a VIN is read as: round, and never a VIN's first character (ISO 3779's WMI). */
+const RIVET = /^[O0Q]$/i;
+
 /**
  * `reading` without the characters read unsurely at either end, and the spaces then left there: the
  * band reaches past the VIN, over the plate's rivets and edges (`JTDRUFSV9EF968352O`, its last O a
- * rivet read at 0.38).
+ * rivet read at 0.38). A round character before it goes however surely it was read (`OWVWZZZ5L31F879321`,
+ * the rivet read at 0.63): no VIN starts so.
  */
 export function endsTrimmed(reading: Reading): Reading {
   const { text } = reading;
   const sure = (i: number) => text[i] !== ' ' && (reading.chars?.[i] ?? reading.confidence) >= END_DOUBT;
   let [start, end] = [0, text.length];
-  while (start < end && !sure(start)) start++;
+  while (start < end && (!sure(start) || RIVET.test(text[start]!))) start++;
   while (end > start && !sure(end - 1)) end--;
   if (start === 0 && end === text.length) return reading;
   return {

@@ -25,6 +25,8 @@ describe('odometer', () => {
     ['obo 129 110 km', 129110, 'km'],
     ['ODO 86', 86, null],
     ['2692 MILE', 2692, 'mi'],
+    ['17,602 MI1ES', 17602, 'mi'],
+    ['OPO633892 MI', 633892, 'mi'],
   ] as const)('reads %s', (text, value, unit) => {
     expect(matchOdometer([line(text)])).toMatchObject({ value, unit });
   });
@@ -235,6 +237,128 @@ describe('odometer', () => {
     // Without a unit, a figure must look like a counter: 5 digits or more with leading zeros.
     expect(matchOdometer([figure, far])).toBeUndefined();
     expect(matchOdometer([line('045218'), far])).toMatchObject({ value: 45218, unit: null });
+  });
+
+  it('keeps a last drum lit as its neighbour is: light growing along the counter, not the tenths', () => {
+    // 075296 km seen from 37° aside under a warm cast (odometer-analogue-76 of an exploration batch).
+    const dark = [27, 26, 22] as const;
+    const counter = (fifth: readonly [number, number, number]) => ({
+      ...line('075296 KM'),
+      inks: [dark, dark, dark, dark, fifth, [59, 54, 39] as const],
+    });
+    expect(matchOdometer([counter([59, 52, 40])])).toMatchObject({ value: 75296 });
+    expect(matchOdometer([counter(dark)])).toMatchObject({ value: 7529 });
+  });
+
+  describe('a drum boxed apart at the end of the line', () => {
+    // 5096 2 and a drum beside it, boxed alone (blur runs it into the counter's frame).
+    const grey = [100, 100, 100] as const;
+    const figure = (
+      text = '50962',
+      inks: readonly (readonly [number, number, number])[] = Array(5).fill(grey),
+    ) => ({
+      ...line(text, 0.053),
+      box: { x: 0.416, y: 0.569, width: 0.129, height: 0.053 },
+      inks,
+      again: [text],
+    });
+    const drum = (text: string, ink: readonly [number, number, number], x = 0.539, confidence = 0.93) => ({
+      ...line(text, 0.027, confidence),
+      box: { x, y: 0.596, width: 0.028, height: 0.027 },
+      inks: [ink],
+    });
+
+    // The speedometer's dial around: a figure without leading zeros is the total there.
+    const dial = ['100', '120', '140'].map((text, i) => ({
+      ...line(text, 0.05),
+      box: { x: 0.2 + 0.2 * i, y: 0.2, width: 0.05, height: 0.05 },
+    }));
+    const matchAmong = (...lines: ReadLine[]) => matchOdometer([...lines, ...dial]);
+
+    it('joins a drum like the others to the figure', () => {
+      expect(matchAmong(figure(), drum('0', [59, 59, 60]))).toMatchObject({ value: 509620 });
+      // Read unsurely, it makes the figure a guess; far from the line's end, or on another row, it is not its.
+      expect(matchAmong(figure(), drum('0', [59, 59, 60], 0.539, 0.5))).toBeUndefined();
+      expect(matchAmong(figure(), drum('0', [59, 59, 60], 0.6))).toMatchObject({ value: 50962 });
+      const below = { ...drum('0', [59, 59, 60]), box: { x: 0.539, y: 0.66, width: 0.028, height: 0.027 } };
+      expect(matchAmong(figure(), below)).toMatchObject({ value: 50962 });
+    });
+
+    it("leaves out a white or red drum apart, and then not the figure's own last digit", () => {
+      // 07039 and its white tenths drum 4 apart; the 9's cell lit lighter than the others'.
+      const inks = [
+        [36, 37, 41],
+        [33, 34, 38],
+        [60, 60, 62],
+        [42, 43, 46],
+        [71, 71, 72],
+      ] as const;
+      expect(matchAmong(figure('07039', inks))).toMatchObject({ value: 703 });
+      expect(matchAmong(figure('07039', inks), drum('4', [252, 243, 242]))).toMatchObject({
+        value: 7039,
+      });
+      expect(matchAmong(figure(), drum('7', [180, 30, 34]))).toMatchObject({ value: 50962 });
+    });
+
+    it("takes the red last drum boxed a second time over the line's end for the same drum", () => {
+      // 00182 and its red tenths 2, read at the end of the line and boxed alone over it as well.
+      const dark = [33, 34, 38] as const;
+      const red = [176, 27, 34] as const;
+      const counter = figure('001822', [dark, dark, dark, dark, dark, red]);
+      expect(matchAmong(counter, drum('2', [232, 90, 97], 0.535))).toMatchObject({ value: 182 });
+    });
+  });
+
+  it('follows a slanted line to the unit beside its end, past a trip counter under it', () => {
+    // 075296 seen from 37° aside (slope 23° in a 4:3 photo), KM beside its lower end, as low as the trip.
+    const total = {
+      ...line('075296', 0.16),
+      box: { x: 0.354, y: 0.573, width: 0.203, height: 0.16 },
+      slope: 0.575,
+    };
+    const trip = {
+      ...line('6642', 0.108),
+      box: { x: 0.385, y: 0.689, width: 0.107, height: 0.108 },
+      slope: 0.685,
+    };
+    const unit = { ...line('KM', 0.069), box: { x: 0.557, y: 0.699, width: 0.069, height: 0.069 } };
+    expect(matchOdometer([total, trip, unit])).toMatchObject({ value: 75296, unit: 'km' });
+    // Level, the unit would be the trip's.
+    expect(matchOdometer([{ ...total, slope: 0 }, { ...trip, slope: 0 }, unit])).toMatchObject({
+      value: 6642,
+    });
+  });
+
+  it("leaves a unit ending a counter's row to it, though a speedometer's numbers stand over it", () => {
+    // 00726 and its red tenths 2, MILES beside it along its 21° slope; over MILES, the speedometer's
+    // 200 and 120 read together, unsurely (odometer-analogue-40).
+    const dark = [47, 47, 49] as const;
+    const counter = {
+      ...line('007262', 0.154, 1),
+      box: { x: 0.387, y: 0.563, width: 0.215, height: 0.154 },
+      slope: 0.512,
+      inks: [dark, dark, dark, dark, dark, [225, 68, 73] as const],
+    };
+    const speed = {
+      ...line('200120', 0.137, 0.92),
+      box: { x: 0.649, y: 0.553, width: 0.2, height: 0.137 },
+      chars: [1, 0.95, 0.58, 0.99, 1, 1],
+    };
+    const unit = { ...line('MILES', 0.092, 1), box: { x: 0.602, y: 0.681, width: 0.125, height: 0.092 } };
+    const dial = ['60', '80', '40'].map((text, i) => ({
+      ...line(text, 0.09),
+      box: { x: 0.3 + 0.15 * i, y: 0.1, width: 0.07, height: 0.09 },
+    }));
+    expect(matchOdometer([counter, speed, unit, line('KM/H'), ...dial])).toMatchObject({
+      value: 726,
+      unit: 'mi',
+    });
+  });
+
+  it("takes no unit run into the front of a figure: a speedometer's number after what is left of KM/H", () => {
+    const counter = { ...line('030363', 0.089), box: { x: 0.444, y: 0.57, width: 0.158, height: 0.089 } };
+    const speed = { ...line('KM220', 0.079), box: { x: 0.592, y: 0.556, width: 0.087, height: 0.079 } };
+    expect(matchOdometer([counter, speed])).toMatchObject({ value: 30363 });
   });
 
   it('takes a figure with a trip label in a box of its own just left of it for a trip meter', () => {

@@ -4,6 +4,7 @@
 // box of its own just beside or under it. Trip meters give
 // themselves away by their label (TRIP, A, B) or their tenths (`123.4`); clocks, speeds, temperatures
 // and fuel figures by their marks; plates, VINs and part numbers by the letters around their digits.
+import { boxAround } from './boxes.js';
 import { AS_DIGIT } from './look-alikes.js';
 import { onRed } from './red.js';
 import type { Ink, ReadLine } from './text-lines.js';
@@ -40,14 +41,18 @@ export function showsInstrumentCluster(lines: readonly ReadLine[], odometerRead:
 /** A trip meter's own label: A or B alone before the number. */
 const TRIP_LABEL = /(^|\s)[AB]\s*\d/;
 /**
- * The words that may stand beside the odometer's figure: its label (ODO, read 0D0 or OBO at times) or
- * TOTAL, apart from the figure or run into it (`ODO12345`, but never `000` of a counter's own zeros).
+ * The words that may stand beside the odometer's figure: its label (ODO, read 0D0, OBO or OPO at times)
+ * or TOTAL, apart from the figure or run into it (`ODO12345`, but never `000` of a counter's own zeros).
  */
-const LABEL = /(?<![A-Z0-9])((?=[0-9]{0,2}[ODB])[O0][DB0][O0]|TOTAL)(?![A-Z])/;
-/** The units, and how OCR misreads them on displays (KN for KM, MILS or MILE for MILES). */
-const UNIT = /(?<![A-Z])(KM|KN|MI|MILES|MILS|MILE)(?![A-Z])/;
+const LABEL = /(?<![A-Z0-9])((?=[0-9]{0,2}[ODB])[O0][DBP0][O0]|TOTAL)(?![A-Z])/;
+/**
+ * The units, and how OCR misreads them on displays (KN for KM; MILS, MILE, or MI1ES with its L read as a
+ * 1, for MILES); never run into a figure after them (`KM220`: a speedometer's number read with what is
+ * left of its KM/H).
+ */
+const UNIT = /(?<![A-Z])(KM|KN|MI[L1I]ES|MI[L1I]S|MI[L1I]E|MI)(?![A-Z0-9])/;
 /** A line that is only a unit (the display's unit in a box of its own). */
-const UNIT_ONLY = /^\s*(KM|KN|MI|MILES|MILS|MILE)\s*$/;
+const UNIT_ONLY = /^\s*(KM|KN|MI[L1I]ES|MI[L1I]S|MI[L1I]E|MI)\s*$/;
 /**
  * A drum differing this much in colour (RGB distance of the cells' grounds) from the others, which agree
  * within TENTHS_AGREEMENT, and lighter than they are, is the tenths drum (black on white): left out of
@@ -108,12 +113,21 @@ function loneNumber(text: string, spaced: boolean): Figure | undefined {
 
 const distance = (a: Ink, b: Ink) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The median colour of `inks`, channel by channel. */
+const medianInk = (inks: readonly Ink[]): Ink => [
+  median(inks.map((ink) => ink[0])),
+  median(inks.map((ink) => ink[1])),
+  median(inks.map((ink) => ink[2])),
+];
+const lightness = (ink: Ink) => ink[0] + ink[1] + ink[2];
 
 /**
- * Whether the figure's last digit is a tenths drum: lighter than the others, which are alike; or red,
- * the others not; or dark on light, the others light on dark. Light falling across the counter (glare,
- * a shadow's edge) makes the dark drums differ among themselves, but none of them red, and turns none
- * of their digits dark: under glare a white tenths drum's ground is no lighter than theirs.
+ * Whether the figure's last digit is a tenths drum: lighter than the others, which are alike, and than
+ * the drum beside it; or red, the others not; or dark on light, the others light on dark. Light falling
+ * across the counter (glare, a shadow's edge) makes the dark drums differ among themselves, but none of
+ * them red, and turns none of their digits dark: under glare a white tenths drum's ground is no lighter
+ * than theirs. Light growing along the counter lightens its last two drums alike (a warm cast from 37°
+ * aside: both about 30 levels over the rest), where a tenths drum differs from its neighbour.
  */
 function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'polarity'>): boolean {
   const { inks, polarity } = line;
@@ -129,12 +143,11 @@ function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'polarity'>)
     polarities.slice(0, -1).every((p) => p <= -CLEAR_POLARITY)
   )
     return true;
-  const channel = (c: 0 | 1 | 2) => median(others.map((ink) => ink[c]));
-  const typical: Ink = [channel(0), channel(1), channel(2)];
+  const typical = medianInk(others);
   const last = cells.at(-1)!;
-  const lightness = (ink: Ink) => ink[0] + ink[1] + ink[2];
   return (
     distance(last, typical) > TENTHS_CONTRAST &&
+    distance(last, others.at(-1)!) > TENTHS_CONTRAST &&
     lightness(last) > lightness(typical) &&
     others.every((ink) => distance(ink, typical) < TENTHS_AGREEMENT)
   );
@@ -142,32 +155,85 @@ function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'polarity'>)
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1, b1) - Math.max(a0, b0);
 
-const sameRow = (a: ReadLine['box'], b: ReadLine['box']) =>
-  overlap(a.y, a.y + a.height, b.y, b.y + b.height) > 0.5 * Math.min(a.height, b.height);
+/**
+ * A line's row followed along its slope (ReadLine's `slope`, in the image's fractions): `height` is its
+ * characters' height, its bounds' less what the slope adds to them, and `holds` whether a box's centre
+ * lies on the row, within half the taller of the two of the line's centre there. A counter seen from
+ * 37° aside slopes 23°: its unit, beside its lower end, stands as low as the trip counter under it.
+ */
+function rowOf(line: ReadLine): { height: number; holds: (box: ReadLine['box']) => boolean } {
+  const { box } = line;
+  const slope = line.slope ?? 0;
+  const height = Math.max(box.height - Math.abs(slope) * box.width, MIN_TEXT_SHARE * box.height);
+  const centreAt = (x: number) => box.y + box.height / 2 + slope * (x - (box.x + box.width / 2));
+  return {
+    height,
+    holds: (o) =>
+      Math.abs(o.y + o.height / 2 - centreAt(o.x + o.width / 2)) < 0.5 * Math.max(height, o.height),
+  };
+}
+/** A line's characters are at least this share of its bounds' height, however steep its slope. */
+const MIN_TEXT_SHARE = 0.2;
 
-/** A digit alone in a box of its own, which a drum counter's tenths drum may be. */
+/** A digit alone in a box of its own, which a drum of a counter may be. */
 const LONE_DIGIT = /^\s*\d\s*$/;
 
+/** A drum in a box of its own, just after a line's end on its row (drumApart). */
+interface DrumApart {
+  digit: string;
+  confidence: number;
+  box: ReadLine['box'];
+  /**
+   * Its tenths (red, or lighter than the line's drums: black on white), which another cut of the line,
+   * wider, reads with the rest; or one of its drums, which the detector boxed apart (blur runs it into
+   * the counter's frame).
+   */
+  tenths: boolean;
+}
+
 /**
- * The digit of a red drum in a box of its own that ends the line on its row: a drum counter's tenths,
- * which the detector boxed apart but another cut of the line, wider, reads with the rest.
+ * The drum in a box of its own that ends the line on its row, its ground (the whole box's median colour,
+ * ReadLine's `inks`) told against `cells`, the grounds of the line's figure's digits; undefined when
+ * there is none, or it is not red and the grounds were not measured.
  */
-function tenthsBeside(line: ReadLine, lines: readonly ReadLine[]): string | undefined {
-  const { box } = line;
+function drumApart(line: ReadLine, lines: readonly ReadLine[], cells: readonly Ink[]): DrumApart | undefined {
+  const row = rowOf(line);
+  const end = line.box.x + line.box.width;
   const drum = lines.find((other) => {
     const o = other.box;
-    const ink = other.inks?.[other.text.search(/\d/)];
     return (
       other !== line &&
       LONE_DIGIT.test(other.text) &&
-      ink !== undefined &&
-      onRed(ink) &&
-      sameRow(box, o) &&
-      o.x + o.width > box.x + box.width &&
-      o.x - (box.x + box.width) < 0.5 * box.height
+      row.holds(o) &&
+      o.x + o.width > end &&
+      o.x - end < 0.5 * row.height
     );
   });
-  return drum?.text.trim();
+  const at = drum?.text.search(/\d/) ?? -1;
+  const ink = drum?.inks?.[at];
+  if (!drum || !ink) return undefined;
+  const typical = cells.length > 0 ? medianInk(cells) : undefined;
+  const lighter =
+    typical !== undefined && distance(ink, typical) > TENTHS_CONTRAST && lightness(ink) > lightness(typical);
+  const tenths = onRed(ink) || lighter;
+  if (!tenths && typical === undefined) return undefined;
+  return { digit: drum.text.trim(), confidence: drum.chars?.[at] ?? drum.confidence, box: drum.box, tenths };
+}
+
+/**
+ * `apart`, unless it is the figure's own last drum boxed a second time: the same digit, its box reaching
+ * over the line's end to its middle, or both taken for the tenths (a red 2 read at the end of `001822`
+ * and boxed alone over it).
+ */
+function sameDrum(
+  figure: Figure,
+  line: ReadLine,
+  ownTenths: boolean,
+  apart: DrumApart | undefined,
+): DrumApart | undefined {
+  if (!apart || apart.digit !== figure.digits.at(-1)) return apart;
+  const inside = apart.box.x + apart.box.width / 2 <= line.box.x + line.box.width;
+  return inside || (ownTenths && apart.tenths) ? undefined : apart;
 }
 
 /** A line that is only a trip meter's label: TRIP, with its A or B. */
@@ -176,34 +242,45 @@ const TRIP_ONLY = /^\s*(TRIP|TRP)\s*[AB12]?\s*$/;
 /** Whether a box of its own just left of the line on its row holds a trip label: the line is a trip. */
 function tripBeside(line: ReadLine, lines: readonly ReadLine[]): boolean {
   const { box } = line;
+  const row = rowOf(line);
   return lines.some((other) => {
     const o = other.box;
     return (
       other !== line &&
       TRIP_ONLY.test(other.text.toUpperCase()) &&
-      sameRow(box, o) &&
-      o.x + o.width <= box.x + 0.5 * box.height &&
-      box.x - (o.x + o.width) < 2 * box.height
+      row.holds(o) &&
+      o.x + o.width <= box.x + 0.5 * row.height &&
+      box.x - (o.x + o.width) < 2 * row.height
     );
   });
 }
 
-/** The unit of a box of its own right of the line on its row, or just under it. */
+/** Whether `o` stands just after `line`'s end on its row, as its unit would. */
+function endsRow(line: ReadLine, o: ReadLine['box']): boolean {
+  const { box } = line;
+  const row = rowOf(line);
+  return (
+    row.holds(o) && o.x >= box.x + box.width - 0.5 * row.height && o.x - (box.x + box.width) < 2 * row.height
+  );
+}
+
+/**
+ * The unit of a box of its own right of the line on its row, or just under it, unless it ends the row
+ * of another line that may hold a figure: a counter's `MILES` beside it, which a speedometer's numbers
+ * read together (`200120`) stand over.
+ */
 function unitBeside(line: ReadLine, lines: readonly ReadLine[]): 'km' | 'mi' | null {
   const { box } = line;
   for (const other of lines) {
     const word = UNIT_ONLY.exec(other.text.toUpperCase());
     if (other === line || !word) continue;
     const o = other.box;
-    const right =
-      sameRow(box, o) &&
-      o.x >= box.x + box.width - 0.5 * box.height &&
-      o.x - (box.x + box.width) < 2 * box.height;
     const under =
       overlap(box.x, box.x + box.width, o.x, o.x + o.width) > 0 &&
       o.y >= box.y + 0.5 * box.height &&
-      o.y - (box.y + box.height) < box.height;
-    if (right || under) return unitOf(word[1]!);
+      o.y - (box.y + box.height) < box.height &&
+      !lines.some((third) => third !== line && mayHoldOdometer(third.text) && endsRow(third, o));
+    if (endsRow(line, o) || under) return unitOf(word[1]!);
   }
   return null;
 }
@@ -291,18 +368,31 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
   const vouched = unit !== null || label;
   const figure = figureIn(raw, vouched);
   if (!figure) return undefined;
+  // A drum boxed apart at the line's end: its tenths, left out as the figure's own last digit would be
+  // (then that one is not), or its last drum, joined to the figure.
+  const ownTenths = endsInTenths(figure, line);
+  const apart = sameDrum(
+    figure,
+    line,
+    ownTenths,
+    drumApart(
+      line,
+      lines,
+      figure.positions.map((i) => line.inks?.[i]).filter((ink): ink is Ink => ink !== undefined),
+    ),
+  );
+  const joinedDrum = apart && !apart.tenths ? apart : undefined;
+  const joined = joinedDrum?.digit ?? '';
   // Read again from another cut, the line must show the same number: a seven-segment 1 read as 8, or a
   // drum missed, changes with the cut far more often than a digit read right. Only the digits are
   // compared (a label or unit misread, a stray mark at the end, changes nothing).
-  // A wider cut may also take in the red tenths drum the detector boxed apart: the same number then.
-  const tenthsApart = tenthsBeside(line, lines);
+  // A wider cut may also take in the drum the detector boxed apart: the same number then.
   const confirmed = (line.again ?? []).every(
-    (text) =>
-      numberIn(text) === numberIn(raw) || (tenthsApart && numberIn(text) === numberIn(raw) + tenthsApart),
+    (text) => numberIn(text) === numberIn(raw) || (apart && numberIn(text) === numberIn(raw) + apart.digit),
   );
-  const tenths = endsInTenths(figure, line);
-  const shown = tenths ? figure.digits.slice(0, -1) : figure.digits;
-  if (vouched ? shown.length < 2 : figure.digits.length < 5) return undefined;
+  const tenths = !apart && ownTenths;
+  const shown = (tenths ? figure.digits.slice(0, -1) : figure.digits) + joined;
+  if (vouched ? shown.length < 2 : figure.digits.length + joined.length < 5) return undefined;
   const digits = shown.replace(/^0+(?=\d)/, '');
   if (digits.length > 7) return undefined;
   // A digit read this unsurely (a segment display's 8 and 0, 1 and 7) makes the figure a guess; the
@@ -319,12 +409,16 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
   );
   // A counter shows its leading zeros; a long figure without them (a plate's, a phone's) may not be one.
   const counter = vouched || shown.startsWith('0');
+  const box = joinedDrum ? boxAround([line.box, joinedDrum.box]) : line.box;
   return {
-    match: { value: Number(digits), unit, confidence: line.confidence, box: line.box },
+    match: { value: Number(digits), unit, confidence: line.confidence, box },
     score: (unit ? 2 : 0) + (label ? 2 : 0) + shown.length * 0.3 + line.box.height * 10 + line.confidence,
     counter,
     vouched,
-    doubtful: !confirmed || counted.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE),
+    doubtful:
+      !confirmed ||
+      counted.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE) ||
+      (joinedDrum?.confidence ?? 1) < MIN_DIGIT_CONFIDENCE,
     rival: !counter && !isScale(figure.digits),
   };
 }

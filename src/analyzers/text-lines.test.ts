@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { polarityAt } from './text-lines.js';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeOcr } from './ocr/index.js';
+import { polarityAt, readCrop, readLines } from './text-lines.js';
+
+afterAll(closeOcr);
 
 /** A 48 px high line crop of `ground`, with a 6 px stroke of `stroke` down the middle of each 30 px cell. */
 function crop(cells: readonly (readonly [ground: number, stroke: number])[]) {
@@ -29,5 +33,49 @@ describe('polarityAt', () => {
     expect(at(0)).toBeLessThan(-0.15);
     expect(at(1)).toBeLessThan(-0.15);
     expect(at(2)).toBeGreaterThan(0.15);
+  });
+});
+
+/** A digit cut out tightly, as the detector boxes one alone: a bold 2, `ink` on `ground`, 34 x 44 px. */
+async function loneDigit(ground: string, ink: string) {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="34" height="44">` +
+    `<rect width="100%" height="100%" fill="${ground}"/>` +
+    `<text x="17" y="40" font-family="DejaVu Sans" font-weight="bold" font-size="54" text-anchor="middle" fill="${ink}">2</text>` +
+    `</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+describe('readCrop', () => {
+  it('measures a character alone in its box over the whole box: its ground, not its strokes', async () => {
+    // A tenths drum's dark 2 on white, and a drum's white 2 on black.
+    const tenths = await readCrop(await loneDigit('#e8e4da', '#141414'));
+    const drum = await readCrop(await loneDigit('#141414', '#e8e4da'));
+    expect(tenths?.text).toBe('2');
+    expect(drum?.text).toBe('2');
+    const lightness = (ink: readonly number[] | undefined) => (ink ?? []).reduce((sum, c) => sum + c, 0) / 3;
+    expect(lightness(tenths?.inks?.[0])).toBeGreaterThan(180);
+    expect(lightness(drum?.inks?.[0])).toBeLessThan(75);
+  });
+});
+
+describe('readLines', () => {
+  it('looks again on the whole preview when the first look found nothing: faint small text', async () => {
+    // A VIN 10 px high, faint and soft on a dark ground (a windshield plate seen steeply): at 640 px
+    // the detector finds no box.
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768"><rect width="100%" height="100%" fill="#2a2c30"/>` +
+      `<text x="420" y="400" font-family="DejaVu Sans" font-weight="bold" font-size="10" letter-spacing="2.5" fill="#555a5a">1HGCM82633A004352</text></svg>`;
+    const { data, info } = await sharp(Buffer.from(svg))
+      .blur(0.8)
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const lines = await readLines({ data, width: info.width, height: info.height });
+    expect(lines.map((line) => line.text)).toEqual(['1HGCM82633A004352']);
   });
 });

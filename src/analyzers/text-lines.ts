@@ -52,6 +52,11 @@ export interface ReadLine {
   widened?: Reading;
   /** The slope of the detector's box (degrees, positive descending to the right). */
   angle?: number;
+  /**
+   * The same slope in the image's fractions: how far down the line runs (a share of the image's height)
+   * over a share of its width. Boxes are in fractions, and a line's row is followed along it in them.
+   */
+  slope?: number;
   /** Read on a closer look at what seemed pieces of a VIN (closer-look.ts): taken for the VIN only. */
   vinOnly?: boolean;
 }
@@ -64,18 +69,22 @@ export type Ink = readonly [r: number, g: number, b: number];
 /** Half the width of a character's cell, as a share of the line's height (digits are about 0.55 wide). */
 const CELL_HALF_WIDTH = 0.25;
 
-/** The crop's columns (`from` up to `to`) of the character's cell around `x` (a fraction of its width). */
-function cellColumns(crop: RgbImage, x: number): { from: number; to: number } {
+/**
+ * The crop's columns (`from` up to `to`) of the character's cell around `x` (a fraction of its width);
+ * the whole crop when `x` is undefined.
+ */
+function cellColumns(crop: RgbImage, x: number | undefined): { from: number; to: number } {
+  if (x === undefined) return { from: 0, to: crop.width };
   const centre = x * crop.width;
   const half = Math.max(1, CELL_HALF_WIDTH * crop.height);
   return { from: Math.max(0, Math.floor(centre - half)), to: Math.min(crop.width, Math.ceil(centre + half)) };
 }
 
 /**
- * The median colour of the crop's columns around `x` (a fraction of its width), channel by channel:
- * the cell's ground, as characters cover less of it than it shows.
+ * The median colour of the crop's columns around `x` (a fraction of its width; the whole crop when
+ * undefined), channel by channel: the cell's ground, as characters cover less of it than it shows.
  */
-function inkAt(crop: RgbImage, x: number): Ink {
+function inkAt(crop: RgbImage, x: number | undefined): Ink {
   const { from, to } = cellColumns(crop, x);
   const histograms = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
   for (let y = 0; y < crop.height; y++)
@@ -132,6 +141,11 @@ function readAs(char: string): string | undefined {
 
 /** The long side the detector sees: plates 8 % of a photo's width are still ~50 px wide there. */
 const DETECT_MAX_SIDE = 640;
+/**
+ * The long side the detector sees a second time when it found nothing at DETECT_MAX_SIDE: the preview's
+ * own (1024 px), where a windshield's VIN plate seen steeply shows (docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
+ */
+const NOTHING_FOUND_MAX_SIDE = 1024;
 /** At most this many boxes are read, the likeliest first: enough for a plate, a VIN label and a dashboard. */
 const MAX_LINES = 16;
 /** Boxes lower than this (preview pixels) hold characters too small to read. */
@@ -249,13 +263,17 @@ async function readWidened(
   return out;
 }
 
-/** A recognised line as a Reading, its characters' cell colours measured on `crop`. */
+/**
+ * A recognised line as a Reading, its characters' cell colours measured on `crop`. A character alone
+ * in its box is measured over the whole cut: the detector boxes it tightly, and a cell around its
+ * centre is more stroke than ground (a tenths drum's dark 2 on white measured as dark as its strokes).
+ */
 const readingOf = (line: RecognisedLine, crop: RgbImage): Reading => ({
   text: line.text,
   confidence: line.confidence,
   chars: line.chars.map((c) => c.confidence),
   rivals: line.chars.map((c) => c.rival),
-  inks: line.chars.map((c) => inkAt(crop, c.x)),
+  inks: line.chars.map((c) => inkAt(crop, line.chars.length === 1 ? undefined : c.x)),
   polarity: line.chars.map((c) => polarityAt(crop, c.x)),
 });
 
@@ -324,9 +342,13 @@ function cut(preview: RgbImage, line: TextBoxFound, dotted: boolean, padding: nu
  * models' runs (a timeout or a worker stopping): it fails the reading, never shortens it.
  */
 export async function readLines(preview: RgbImage, signal?: AbortSignal): Promise<ReadLine[]> {
-  const found = await detectText(preview, { maxSide: DETECT_MAX_SIDE });
+  let chosen = linesToRead(await detectText(preview, { maxSide: DETECT_MAX_SIDE }), preview);
   signal?.throwIfAborted();
-  const chosen = linesToRead(found, preview);
+  // Nothing found at all: looked at again on the whole preview, where text too small for the first
+  // look shows (a windshield's VIN seen steeply from above). Photos with text pay nothing for it.
+  if (chosen.length === 0)
+    chosen = linesToRead(await detectText(preview, { maxSide: NOTHING_FOUND_MAX_SIDE }), preview);
+  signal?.throwIfAborted();
   const cuts = chosen.map((line) => cropLine(preview, line.quad));
   // Told from the line's first cut, and then the same for every cut of it.
   const dotted = cuts.map(isDotted);
@@ -349,6 +371,7 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
       ...readingOf(read[i]!, crops[i]!),
       box: line.box,
       angle: line.angle,
+      slope: (Math.tan((line.angle * Math.PI) / 180) * preview.width) / preview.height,
     }))
     .filter((line) => line.text.trim() !== '');
   return withPlateCodes(preview, lines, signal);

@@ -241,6 +241,37 @@ describe('the VIN among the lines', () => {
   });
 });
 
+describe('a VIN read with a character in doubt', () => {
+  const vin = '1M8GDM9AXKP042788';
+  const doubt = (at: number, rival: string): ReadLine => ({
+    ...line(vin),
+    chars: [...vin].map((_, i) => (i === at ? 0.61 : 0.99)),
+    rivals: [...vin].map((_, i) => (i === at ? { char: rival, confidence: 0.3 } : undefined)),
+  });
+
+  it('takes it as read when its check digit tells it from the rival', () => {
+    // Its 0 beside an O (the same to a VIN), or beside a D (which fails the check digit).
+    expect(textPartFrom([doubt(11, 'O')], {}).vin.read).toBe(vin);
+    expect(textPartFrom([doubt(11, 'D')], {}).vin.read).toBe(vin);
+  });
+
+  it('takes none on an instrument cluster, where lines joined on a row may pass a check digit', () => {
+    // A speedometer's numbers, the odometer's label and figure, joined: 12D1401600D0304KM, its first 0
+    // read as the D that makes the check digit hold.
+    const row = (text: string, x: number) => line(text, { x, width: 0.09, y: 0.4 });
+    const scale = { ...row('120 140 160', 0.3), chars: [0.97, 0.94, 0.8, ...Array<number>(8).fill(0.95)] };
+    const cluster = [scale, row('ODO', 0.4), row('304 KM', 0.5), line('22:52', { y: 0.2 })];
+    expect(textPartFrom(cluster, {}).vin.read).toBeNull();
+    expect(textPartFrom(cluster.slice(0, 3), {}).vin.read).toBe('12D1401600D0304KM');
+  });
+
+  it('takes nothing when the rival passes the check digit too, or is not known', () => {
+    // Its A beside a J: both count 1.
+    expect(textPartFrom([doubt(7, 'J')], {}).vin.read).toBeNull();
+    expect(textPartFrom([{ ...doubt(11, 'O'), rivals: undefined }], {}).vin.read).toBeNull();
+  });
+});
+
 describe('comparison with inputMetaData', () => {
   const lines = [
     line('AB-123-CD'),

@@ -8,12 +8,13 @@ import type {
   TextPart,
   VinReading,
 } from '../domain/result/detection-parts.js';
+import { boxAround } from './boxes.js';
 import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odometer.js';
 import { onBlue, onRed } from './red.js';
 import { matchPlate } from './plates.js';
 import type { Rival } from './ocr/types.js';
 import { centreInside, type Ink, type ReadLine } from './text-lines.js';
-import { matchVin, normaliseVin } from './vin.js';
+import { isVinCheckDigitValid, matchVin, normaliseVin, type VinMatch } from './vin.js';
 import { AS_DIGIT, AS_LETTER, DOUBTFUL_BELOW } from './look-alikes.js';
 
 /** Readings less sure than this are not reported (the recogniser's mean character confidence). */
@@ -56,15 +57,9 @@ const inksOf = (line: ReadLine): readonly (Ink | undefined)[] =>
 /** The confidences of the letters and digits of a candidate, in order (as normaliseVin keeps them). */
 const alphanumericChars = (candidate: Candidate): number[] =>
   candidate.chars.filter((_, i) => /[A-Za-z0-9]/.test(candidate.text.charAt(i)));
-
-/** The box around several lines' boxes. */
-function around(boxes: readonly ReadLine['box'][]): ReadLine['box'] {
-  const x = Math.min(...boxes.map((b) => b.x));
-  const y = Math.min(...boxes.map((b) => b.y));
-  const right = Math.max(...boxes.map((b) => b.x + b.width));
-  const bottom = Math.max(...boxes.map((b) => b.y + b.height));
-  return { x, y, width: right - x, height: bottom - y };
-}
+/** The rivals of the letters and digits of a candidate, in order (as alphanumericChars). */
+const alphanumericRivals = (candidate: Candidate): (Rival | undefined)[] =>
+  candidate.rivals.filter((_, i) => /[A-Za-z0-9]/.test(candidate.text.charAt(i)));
 
 /**
  * The lines, and runs of up to `count` lines side by side on one row (a plate or a VIN the detector
@@ -100,7 +95,7 @@ function rows(lines: readonly ReadLine[], count: number): Candidate[] {
       out.push({
         text: run.map((line) => line.text).join(' '),
         confidence: Math.min(...run.map((line) => line.confidence)),
-        box: around(run.map((line) => line.box)),
+        box: boxAround(run.map((line) => line.box)),
         chars: run.flatMap((line, i) => (i === 0 ? charsOf(line) : [1, ...charsOf(line)])),
         rivals: run.flatMap((line, i) => (i === 0 ? rivalsOf(line) : [undefined, ...rivalsOf(line)])),
         inks: run.flatMap((line, i) => (i === 0 ? inksOf(line) : [undefined, ...inksOf(line)])),
@@ -313,19 +308,35 @@ function vinEdges(candidate: Candidate): Set<number> {
 /** OCR reads a VIN's 0 and 1 as O, Q and I now and then; more of them mean words, not a VIN. */
 const MAX_IOQ = 2;
 
+/**
+ * Whether the check digit tells a VIN read as it is, its check digit valid, from the same with its
+ * `position`th character read as `rival` (the recogniser's next likeliest): the rival is a letter or
+ * digit that fails it, or is the same character to a VIN (O for 0). A character read unsurely between
+ * two such is no doubt: a 0 at 0.61 beside an O is a VIN's 0.
+ */
+function checkDigitTells(match: VinMatch, position: number, rival: Rival | undefined): boolean {
+  if (!match.checkDigitValid || match.corrections > 0 || !rival || !/^[A-Za-z0-9]$/.test(rival.char))
+    return false;
+  const other = match.vin.slice(0, position) + normaliseVin(rival.char) + match.vin.slice(position + 1);
+  return other === match.vin || !isVinCheckDigitValid(other);
+}
+
 function vinCandidates(candidates: readonly Candidate[]): Scored[] {
   const found: Scored[] = [];
   for (const candidate of candidates) {
     const read = candidate.text.toUpperCase().replace(/[^A-Z0-9]/g, '');
     const chars = normaliseVin(candidate.text);
     const confidences = alphanumericChars(candidate);
+    const rivals = alphanumericRivals(candidate);
     const edges = vinEdges(candidate);
     for (let start = 0; start + 17 <= chars.length; start++) {
       if (!edges.has(start) || !edges.has(start + 17)) continue;
       if ((read.slice(start, start + 17).match(/[IOQ]/g) ?? []).length > MAX_IOQ) continue;
       const match = matchVin(chars.slice(start, start + 17), confidences.slice(start, start + 17));
       if (!match) continue;
-      const unsure = confidences.slice(start, start + 17).filter((c) => c < MIN_CHAR_CONFIDENCE).length;
+      const unsure = confidences
+        .slice(start, start + 17)
+        .filter((c, k) => c < MIN_CHAR_CONFIDENCE && !checkDigitTells(match, k, rivals[start + k])).length;
       if (unsure > match.corrections) continue;
       const confidence = candidate.confidence * (1 - CORRECTION_COST * match.corrections);
       if (confidence < MIN_VIN_CONFIDENCE) continue;
@@ -424,7 +435,11 @@ export function textPartFrom(lines: readonly ReadLine[], inputMetaData: Record<s
     ...reading(platePick, expectedPlate),
     ...(platePick && { country: platePick.country ?? null, box: roundedBox(platePick.box) }),
   };
-  const vinPick = pick(vinCandidates(seen.length < lines.length ? rows(lines, 3) : candidates), expectedVin);
+  // Nor is a VIN read on an instrument cluster: its lines on a row, joined, pass a check digit now and
+  // then (`120 140 160`, `ODO`, `304 KM` read as 12D1401600D0304KM with one look-alike changed).
+  const vinPick = cluster
+    ? undefined
+    : pick(vinCandidates(seen.length < lines.length ? rows(lines, 3) : candidates), expectedVin);
   const vin: VinReading = {
     ...reading(vinPick, expectedVin),
     check_digit_valid: vinPick ? (vinPick.checkDigitValid ?? null) : null,
