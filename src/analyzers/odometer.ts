@@ -123,10 +123,11 @@ const lightness = (ink: Ink) => ink[0] + ink[1] + ink[2];
 
 /**
  * Whether the figure's last digit is a tenths drum: lighter than the others, which are alike, and than
- * the drum beside it; or red, the others not; or dark on light, the others light on dark. Light falling
- * across the counter (glare, a shadow's edge) makes the dark drums differ among themselves, but none of
- * them red, and turns none of their digits dark: under glare a white tenths drum's ground is no lighter
- * than theirs. Light growing along the counter lightens its last two drums alike (a warm cast from 37°
+ * the drum beside it; or red, the others not; or dark on light, the others light on dark (most of them
+ * clearly, none clearly otherwise: glare greys a drum's white 6 to 0.09). Light falling across the
+ * counter (glare, a shadow's edge) makes the dark drums differ among themselves, but none of them red,
+ * and turns none of their digits dark: under glare a white tenths drum's ground is no lighter than
+ * theirs. Light growing along the counter lightens its last two drums alike (a warm cast from 37°
  * aside: both about 30 levels over the rest), where a tenths drum differs from its neighbour.
  */
 function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'polarity'>): boolean {
@@ -140,7 +141,8 @@ function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'polarity'>)
   if (
     polarities &&
     polarities.at(-1)! >= CLEAR_POLARITY &&
-    polarities.slice(0, -1).every((p) => p <= -CLEAR_POLARITY)
+    median(polarities.slice(0, -1)) <= -CLEAR_POLARITY &&
+    polarities.slice(0, -1).every((p) => p < CLEAR_POLARITY)
   )
     return true;
   const typical = medianInk(others);

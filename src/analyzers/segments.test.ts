@@ -124,6 +124,18 @@ describe('seven-segment check', () => {
     expect(readSegments(lit.crop, lit.centres)).toBeUndefined();
   });
 
+  it("leaves out the display's unused places before the figure, their unlit segments read as 8s", () => {
+    const { crop, centres } = display({ digits: '  751', ground: 10, on: 200, off: 40 });
+    const { line: checked, shown } = checkSegments(crop, read('88751 km', centres));
+    expect(checked.text).toBe('751 km');
+    expect(checked.chars.map((c) => c.x)).toEqual(centres.slice(2).concat([0.99, 0.99, 0.99]));
+    expect(shown).toBe(true);
+    // Nothing lit in the figure at all: no reading of the segments.
+    const dark = display({ digits: '   ', ground: 10, on: 200, off: 40 });
+    const unlit = read('888', dark.centres);
+    expect(checkSegments(dark.crop, unlit)).toEqual({ line: unlit, shown: false });
+  });
+
   it('says the segments showed the line only when its figure is all its digits', () => {
     const { crop, centres } = display({ digits: '2517', ground: 10, on: 200, off: 40 });
     expect(checkSegments(crop, read('2517 km', centres)).shown).toBe(true);

@@ -300,8 +300,9 @@ export interface SegmentCheck {
 /**
  * The line with its figure (the longest run of digits) checked segment by segment, when its crop shows
  * seven-segment cells there. A digit read with more segments than the display lights (its faint unlit
- * ones) becomes the digit the lit ones show, and one they show as read is sure. A line whose cells show
- * no digit somewhere, or one that is not read as shown or with more segments, is left as read.
+ * ones) becomes the digit the lit ones show, and one they show as read is sure; cells lighting nothing
+ * before the figure's first lit one are left out. A line whose cells show no digit somewhere else, or
+ * one that is not read as shown or with more segments, is left as read.
  */
 export function checkSegments(crop: RgbImage, line: RecognisedLine): SegmentCheck {
   const asRead = { line, shown: false };
@@ -320,12 +321,17 @@ export function checkSegments(crop: RgbImage, line: RecognisedLine): SegmentChec
   // missed): otherwise the cells are no display's, or the reading something else than they show.
   const explained = (cell: SegmentCell, read: string) =>
     cell.digit !== undefined && [...cell.lit].every((segment) => MOST_LIT[read]!.includes(segment));
-  if (!cells?.every((cell, i) => explained(cell, digits[i]!.char))) return asRead;
-  const chars = line.chars.map((c, k) => {
+  // Cells that light nothing before the first lit one are the display's unused places, their faint
+  // unlit segments read as 8s (`888893 mi` for 893 mi): they are no digits of the figure.
+  const firstLit = cells?.findIndex((cell) => cell.lit !== '') ?? -1;
+  const unused = Math.max(0, firstLit);
+  if (!cells?.every((cell, i) => i < unused || explained(cell, digits[i]!.char))) return asRead;
+  const chars = line.chars.flatMap((c, k) => {
     const cell = cells[k - start];
-    if (!cell) return c;
+    if (!cell) return [c];
+    if (k - start < unused) return [];
     const confidence = Math.max(c.confidence, CONFIRMED);
-    return cell.digit === c.char ? { ...c, confidence } : { char: cell.digit!, confidence, x: c.x };
+    return [cell.digit === c.char ? { ...c, confidence } : { char: cell.digit!, confidence, x: c.x }];
   });
   return {
     line: {

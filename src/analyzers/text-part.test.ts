@@ -80,6 +80,13 @@ describe('the plate among the lines', () => {
     expect(textPartFrom([line('TRIP A 123.4 km')], {}).plate.read).toBeNull();
   });
 
+  it("takes no plate out of a tyre's size or a date", () => {
+    // The end of REAR 235/65R17 on a door pillar's placard, cut there by the detector.
+    expect(textPartFrom([line('EAR235/')], {}).plate.read).toBeNull();
+    expect(textPartFrom([line('EAR235')], {}).plate.read).toBe('EAR-235');
+    expect(textPartFrom([line('AB 12/24')], {}).plate.read).toBeNull();
+  });
+
   it('takes a plate only as the whole of its line, a band code before it aside', () => {
     expect(textPartFrom([line('F AB-123-CD')], {}).plate).toMatchObject({
       read: 'AB-123-CD',
@@ -218,6 +225,13 @@ describe('the VIN among the lines', () => {
     expect([first.plate.read, first.odometer?.read]).toEqual(['AB-123-CD', 45218]);
   });
 
+  it("takes no VIN holding a label's word, though its 17 characters pass a check digit", () => {
+    // A door pillar's axle weights: GAWRFRT1100KG2425 passes, its F read unsurely beside the blank.
+    const weights = 'GAWR FRT: 1100 KG (2425 LB)';
+    const label = { ...line(weights), chars: [...weights].map((_, i) => (i === 5 ? 0.67 : 0.99)) };
+    expect(textPartFrom([label], {}).vin.read).toBeNull();
+  });
+
   it('takes no VIN out of a run of words', () => {
     expect(textPartFrom([line('MADEBYHYUNDAIMOTORCOMPANY')], {}).vin.read).toBeNull();
     expect(textPartFrom([line('VIN1M8GDM9AXKP042788')], {}).vin.read).toBe('1M8GDM9AXKP042788');
@@ -253,22 +267,23 @@ describe('a VIN read with a character in doubt', () => {
     // Its 0 beside an O (the same to a VIN), or beside a D (which fails the check digit).
     expect(textPartFrom([doubt(11, 'O')], {}).vin.read).toBe(vin);
     expect(textPartFrom([doubt(11, 'D')], {}).vin.read).toBe(vin);
+    // With no rival, the doubt was whether a character stands there: the 17 passing settle it.
+    const blank = { ...doubt(11, 'O'), rivals: Array<undefined>(vin.length).fill(undefined) };
+    expect(textPartFrom([blank], {}).vin.read).toBe(vin);
   });
 
   it('takes none on an instrument cluster, where lines joined on a row may pass a check digit', () => {
-    // A speedometer's numbers, the odometer's label and figure, joined: 12D1401600D0304KM, its first 0
-    // read as the D that makes the check digit hold.
-    const row = (text: string, x: number) => line(text, { x, width: 0.09, y: 0.4 });
-    const scale = { ...row('120 140 160', 0.3), chars: [0.97, 0.94, 0.8, ...Array<number>(8).fill(0.95)] };
-    const cluster = [scale, row('ODO', 0.4), row('304 KM', 0.5), line('22:52', { y: 0.2 })];
-    expect(textPartFrom(cluster, {}).vin.read).toBeNull();
-    expect(textPartFrom(cluster.slice(0, 3), {}).vin.read).toBe('12D1401600D0304KM');
+    // A speedometer's numbers and a figure joined (12D1401600D0304KM passed with one look-alike
+    // changed); here a string that passes as it is, among a cluster's clock and speed unit.
+    const marks = [line('22:52', { y: 0.2 }), line('KM/H', { y: 0.3 })];
+    expect(textPartFrom([line(vin), ...marks], {}).vin.read).toBeNull();
+    expect(textPartFrom([line(vin), marks[0]!], {}).vin.read).toBe(vin);
   });
 
-  it('takes nothing when the rival passes the check digit too, or is not known', () => {
+  it('takes nothing when the rival passes the check digit too, or is a mark', () => {
     // Its A beside a J: both count 1.
     expect(textPartFrom([doubt(7, 'J')], {}).vin.read).toBeNull();
-    expect(textPartFrom([{ ...doubt(11, 'O'), rivals: undefined }], {}).vin.read).toBeNull();
+    expect(textPartFrom([doubt(11, '.')], {}).vin.read).toBeNull();
   });
 });
 

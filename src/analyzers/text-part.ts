@@ -169,12 +169,16 @@ function withoutBandLetter(window: Window): Window[] {
   return [{ text: text.slice(1), ...rest, ...kind }];
 }
 
+/** A digit before a slash and a digit or the line's end: a tyre's size (`235/65R17`, `EAR235/`), a date. */
+const RATIO = /\d\/(\d|\s*$)/;
+
 /**
  * The text a plate may be of a candidate: all its groups, or all but a band code before them (a plate
  * fills its line), each also without a doubtful first character. None when a group is a label word, or
- * a measure (`123.4`, `1106KG`).
+ * a measure (`123.4`, `1106KG`, a RATIO).
  */
 function plateWindows(candidate: Candidate): Window[] {
+  if (RATIO.test(candidate.text)) return [];
   const groups = [...candidate.text.toUpperCase().matchAll(/[A-Z0-9]+(?:[.,][0-9]+)*/g)].map((m) => ({
     text: m[0],
     chars: candidate.chars.slice(m.index, m.index + m[0].length),
@@ -305,6 +309,21 @@ function vinEdges(candidate: Candidate): Set<number> {
   return edges;
 }
 
+/**
+ * Where label words (LABEL_WORDS: `GAWR`, `FRT`, `KG`) stand among a candidate's letters and digits, as
+ * [start, end) of each: a window holding one is no VIN, though its 17 characters may pass a check
+ * digit (`GAWR FRT: 1100 KG (2425` does).
+ */
+function labelSpans(candidate: Candidate): [number, number][] {
+  const spans: [number, number][] = [];
+  let count = 0;
+  for (const group of candidate.text.toUpperCase().match(/[A-Z0-9]+/g) ?? []) {
+    if (LABEL_WORDS.has(group)) spans.push([count, count + group.length]);
+    count += group.length;
+  }
+  return spans;
+}
+
 /** OCR reads a VIN's 0 and 1 as O, Q and I now and then; more of them mean words, not a VIN. */
 const MAX_IOQ = 2;
 
@@ -312,11 +331,14 @@ const MAX_IOQ = 2;
  * Whether the check digit tells a VIN read as it is, its check digit valid, from the same with its
  * `position`th character read as `rival` (the recogniser's next likeliest): the rival is a letter or
  * digit that fails it, or is the same character to a VIN (O for 0). A character read unsurely between
- * two such is no doubt: a 0 at 0.61 beside an O is a VIN's 0.
+ * two such is no doubt: a 0 at 0.61 beside an O is a VIN's 0. Without a rival the recogniser's doubt
+ * was with the blank, whether a character stands there, not which: the 17 that pass settle it (a
+ * third 2 of `Z222` at 0.67).
  */
 function checkDigitTells(match: VinMatch, position: number, rival: Rival | undefined): boolean {
-  if (!match.checkDigitValid || match.corrections > 0 || !rival || !/^[A-Za-z0-9]$/.test(rival.char))
-    return false;
+  if (!match.checkDigitValid || match.corrections > 0) return false;
+  if (!rival) return true;
+  if (!/^[A-Za-z0-9]$/.test(rival.char)) return false;
   const other = match.vin.slice(0, position) + normaliseVin(rival.char) + match.vin.slice(position + 1);
   return other === match.vin || !isVinCheckDigitValid(other);
 }
@@ -329,8 +351,10 @@ function vinCandidates(candidates: readonly Candidate[]): Scored[] {
     const confidences = alphanumericChars(candidate);
     const rivals = alphanumericRivals(candidate);
     const edges = vinEdges(candidate);
+    const labels = labelSpans(candidate);
     for (let start = 0; start + 17 <= chars.length; start++) {
       if (!edges.has(start) || !edges.has(start + 17)) continue;
+      if (labels.some(([from, to]) => from >= start && to <= start + 17)) continue;
       if ((read.slice(start, start + 17).match(/[IOQ]/g) ?? []).length > MAX_IOQ) continue;
       const match = matchVin(chars.slice(start, start + 17), confidences.slice(start, start + 17));
       if (!match) continue;

@@ -24,22 +24,23 @@ export async function readText(image: PreparedImage, context: AnalysisContext): 
   // No VIN read, but what may be its pieces: a closer look at them (./closer-look.ts).
   if (first.vin.read !== null) return first;
   const region = vinPiecesRegion(lines, preview.width / preview.height);
+  let seen = lines;
+  let part = first;
   if (region) {
     const closer = await readLines(closerLook(preview, region), context.signal);
-    return textPartFrom(
-      [...lines, ...closer.map((line) => fromCloserLook(line, region))],
-      context.inputMetaData,
-    );
+    seen = [...lines, ...closer.map((line) => fromCloserLook(line, region))];
+    part = textPartFrom(seen, context.inputMetaData);
+    if (part.vin.read !== null) return part;
   }
-  // Pieces of a VIN down a slant, too few for a closer look: read along their line.
+  // Pieces of a VIN down a slant, too few for a closer look or not read on it: read along their line.
   const band = slantedVinBand(lines, preview.width, preview.height);
-  if (!band) return first;
+  if (!band) return part;
   // The band is one line already, level: read as it is (the detector cuts its spaced characters apart).
   const along = await readCrop(alongBand(preview, band), context.signal);
-  if (!along || along.text.trim() === '') return first;
+  if (!along || along.text.trim() === '') return part;
   const whole = { x: 0, y: 0, width: 1, height: 1 };
   return textPartFrom(
-    [...lines, fromBand({ ...endsTrimmed(along), box: whole }, band, preview.width, preview.height)],
+    [...seen, fromBand({ ...endsTrimmed(along), box: whole }, band, preview.width, preview.height)],
     context.inputMetaData,
   );
 }
