@@ -263,6 +263,7 @@ export function endsTrimmed(reading: Reading): Reading {
     ...(reading.chars && { chars: reading.chars.slice(start, end) }),
     ...(reading.rivals && { rivals: reading.rivals.slice(start, end) }),
     ...(reading.inks && { inks: reading.inks.slice(start, end) }),
+    ...(reading.faces && { faces: reading.faces.slice(start, end) }),
     ...(reading.polarity && { polarity: reading.polarity.slice(start, end) }),
   };
 }

@@ -247,6 +247,27 @@ describe('odometer', () => {
     expect(matchOdometer([line('045218'), far])).toMatchObject({ value: 45218, unit: null });
   });
 
+  it("keeps a heavy last 8 whose cell is lighter but not its drum's face: no tenths", () => {
+    // 226238, white on black drums seen from 39° above: the 8 fills its cell (odometer-analogue-82 of an
+    // exploration batch).
+    const inks = [
+      [42, 42, 44],
+      [31, 32, 35],
+      [67, 69, 69],
+      [42, 43, 44],
+      [61, 61, 62],
+      [118, 118, 120],
+    ] as const;
+    const dark = [60, 60, 62] as const;
+    const counter = (lastFace: readonly [number, number, number]) => ({
+      ...line('226238 KM'),
+      inks,
+      faces: [dark, dark, dark, dark, dark, lastFace],
+    });
+    expect(matchOdometer([counter([64, 64, 66])])).toMatchObject({ value: 226238 });
+    expect(matchOdometer([counter([200, 200, 196])])).toMatchObject({ value: 22623 });
+  });
+
   it('keeps a last drum lit as its neighbour is: light growing along the counter, not the tenths', () => {
     // 075296 km seen from 37° aside under a warm cast (odometer-analogue-76 of an exploration batch).
     const dark = [27, 26, 22] as const;
@@ -270,12 +291,12 @@ describe('odometer', () => {
       inks,
       again: [text],
     });
-    const drum = (text: string, ink: readonly [number, number, number], x = 0.539, confidence = 0.93) => ({
-      ...line(text, 0.027, confidence),
+    const drum = (text: string, ink: readonly [number, number, number], polarity: number, x = 0.539) => ({
+      ...line(text, 0.027),
       box: { x, y: 0.596, width: 0.028, height: 0.027 },
       inks: [ink],
+      polarity: [polarity],
     });
-
     // The speedometer's dial around: a figure without leading zeros is the total there.
     const dial = ['100', '120', '140'].map((text, i) => ({
       ...line(text, 0.05),
@@ -283,16 +304,21 @@ describe('odometer', () => {
     }));
     const matchAmong = (...lines: ReadLine[]) => matchOdometer([...lines, ...dial]);
 
-    it('joins a drum like the others to the figure', () => {
-      expect(matchAmong(figure(), drum('0', [59, 59, 60]))).toMatchObject({ value: 509620 });
-      // Read unsurely, it makes the figure a guess; far from the line's end, or on another row, it is not its.
-      expect(matchAmong(figure(), drum('0', [59, 59, 60], 0.539, 0.5))).toBeUndefined();
-      expect(matchAmong(figure(), drum('0', [59, 59, 60], 0.6))).toMatchObject({ value: 50962 });
-      const below = { ...drum('0', [59, 59, 60]), box: { x: 0.539, y: 0.66, width: 0.028, height: 0.027 } };
+    it("reads nothing when it may be the counter's last drum or a greyed tenths drum", () => {
+      // A blurred 0 (polarity 0.17), an 8 on a white drum under glare (-0.32).
+      expect(matchAmong(figure())).toMatchObject({ value: 50962 });
+      expect(matchAmong(figure(), drum('0', [59, 59, 60], 0.17))).toBeUndefined();
+      expect(matchAmong(figure(), drum('8', [65, 65, 63], -0.32))).toBeUndefined();
+      // Far from the line's end, or on another row, it is not its.
+      expect(matchAmong(figure(), drum('0', [59, 59, 60], 0.17, 0.6))).toMatchObject({ value: 50962 });
+      const below = {
+        ...drum('0', [59, 59, 60], 0.17),
+        box: { x: 0.539, y: 0.66, width: 0.028, height: 0.027 },
+      };
       expect(matchAmong(figure(), below)).toMatchObject({ value: 50962 });
     });
 
-    it("leaves out a white or red drum apart, and then not the figure's own last digit", () => {
+    it("leaves out a red or clearly white drum apart, and then not the figure's own last digit", () => {
       // 07039 and its white tenths drum 4 apart; the 9's cell lit lighter than the others'.
       const inks = [
         [36, 37, 41],
@@ -302,10 +328,10 @@ describe('odometer', () => {
         [71, 71, 72],
       ] as const;
       expect(matchAmong(figure('07039', inks))).toMatchObject({ value: 703 });
-      expect(matchAmong(figure('07039', inks), drum('4', [252, 243, 242]))).toMatchObject({
+      expect(matchAmong(figure('07039', inks), drum('4', [252, 243, 242], 0.89))).toMatchObject({
         value: 7039,
       });
-      expect(matchAmong(figure(), drum('7', [180, 30, 34]))).toMatchObject({ value: 50962 });
+      expect(matchAmong(figure(), drum('7', [180, 30, 34], -0.5))).toMatchObject({ value: 50962 });
     });
 
     it("takes the red last drum boxed a second time over the line's end for the same drum", () => {
@@ -313,7 +339,7 @@ describe('odometer', () => {
       const dark = [33, 34, 38] as const;
       const red = [176, 27, 34] as const;
       const counter = figure('001822', [dark, dark, dark, dark, dark, red]);
-      expect(matchAmong(counter, drum('2', [232, 90, 97], 0.535))).toMatchObject({ value: 182 });
+      expect(matchAmong(counter, drum('2', [232, 90, 97], -0.43, 0.535))).toMatchObject({ value: 182 });
     });
   });
 

@@ -4,7 +4,6 @@
 // box of its own just beside or under it. Trip meters give
 // themselves away by their label (TRIP, A, B) or their tenths (`123.4`); clocks, speeds, temperatures
 // and fuel figures by their marks; plates, VINs and part numbers by the letters around their digits.
-import { boxAround } from './boxes.js';
 import { AS_DIGIT } from './look-alikes.js';
 import { onRed } from './red.js';
 import type { Ink, ReadLine } from './text-lines.js';
@@ -130,7 +129,7 @@ const lightness = (ink: Ink) => ink[0] + ink[1] + ink[2];
  * theirs. Light growing along the counter lightens its last two drums alike (a warm cast from 37°
  * aside: both about 30 levels over the rest), where a tenths drum differs from its neighbour.
  */
-function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'polarity'>): boolean {
+function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'faces' | 'polarity'>): boolean {
   const { inks, polarity } = line;
   if (!inks || figure.digits.length < 5) return false;
   const cells = figure.positions.map((i) => inks[i]).filter((ink): ink is Ink => ink !== undefined);
@@ -151,8 +150,22 @@ function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'polarity'>)
     distance(last, typical) > TENTHS_CONTRAST &&
     distance(last, others.at(-1)!) > TENTHS_CONTRAST &&
     lightness(last) > lightness(typical) &&
-    others.every((ink) => distance(ink, typical) < TENTHS_AGREEMENT)
+    others.every((ink) => distance(ink, typical) < TENTHS_AGREEMENT) &&
+    lighterFace(figure, line)
   );
+}
+
+/**
+ * Whether the last digit's drum face (ReadLine's `faces`, above or below the digit) is lighter than the
+ * others' as well, where measured: a heavy last 8, white on black, lightens its cell's median as a white
+ * drum does (`226238` read `22623`), but not its face.
+ */
+function lighterFace(figure: Figure, { faces }: Pick<ReadLine, 'faces'>): boolean {
+  const measured = figure.positions.map((i) => faces?.[i]).filter((ink): ink is Ink => ink !== undefined);
+  if (measured.length !== figure.positions.length) return true;
+  const typical = medianInk(measured.slice(0, -1));
+  const last = measured.at(-1)!;
+  return distance(last, typical) > TENTHS_CONTRAST && lightness(last) > lightness(typical);
 }
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1, b1) - Math.max(a0, b0);
@@ -183,22 +196,25 @@ const LONE_DIGIT = /^\s*\d\s*$/;
 /** A drum in a box of its own, just after a line's end on its row (drumApart). */
 interface DrumApart {
   digit: string;
-  confidence: number;
   box: ReadLine['box'];
   /**
-   * Its tenths (red, or lighter than the line's drums: black on white), which another cut of the line,
-   * wider, reads with the rest; or one of its drums, which the detector boxed apart (blur runs it into
-   * the counter's frame).
+   * Its tenths, which another cut of the line, wider, reads with the rest: red, or clearly dark on light
+   * (LONE_TENTHS_POLARITY). Otherwise it may be the counter's last drum, boxed apart by blur, or a tenths
+   * drum that glare greyed: the figure is in doubt.
    */
   tenths: boolean;
 }
 
 /**
- * The drum in a box of its own that ends the line on its row, its ground (the whole box's median colour,
- * ReadLine's `inks`) told against `cells`, the grounds of the line's figure's digits; undefined when
- * there is none, or it is not red and the grounds were not measured.
+ * A digit alone in its box is clearly dark on light, its tight box mostly a white tenths drum's face,
+ * from this polarity: 0.54 and 0.89 measured. The detector boxes a lone digit tightly, so that a heavy
+ * digit's strokes fill most of it (a white-on-black 0 measured 0.17, an 8 on a white drum under glare
+ * -0.32): neither its colour nor a weaker polarity tells a tenths drum from the counter's last.
  */
-function drumApart(line: ReadLine, lines: readonly ReadLine[], cells: readonly Ink[]): DrumApart | undefined {
+const LONE_TENTHS_POLARITY = 0.5;
+
+/** The drum in a box of its own that ends the line on its row; undefined when there is none. */
+function drumApart(line: ReadLine, lines: readonly ReadLine[]): DrumApart | undefined {
   const row = rowOf(line);
   const end = line.box.x + line.box.width;
   const drum = lines.find((other) => {
@@ -211,15 +227,15 @@ function drumApart(line: ReadLine, lines: readonly ReadLine[], cells: readonly I
       o.x - end < 0.5 * row.height
     );
   });
-  const at = drum?.text.search(/\d/) ?? -1;
-  const ink = drum?.inks?.[at];
-  if (!drum || !ink) return undefined;
-  const typical = cells.length > 0 ? medianInk(cells) : undefined;
-  const lighter =
-    typical !== undefined && distance(ink, typical) > TENTHS_CONTRAST && lightness(ink) > lightness(typical);
-  const tenths = onRed(ink) || lighter;
-  if (!tenths && typical === undefined) return undefined;
-  return { digit: drum.text.trim(), confidence: drum.chars?.[at] ?? drum.confidence, box: drum.box, tenths };
+  if (!drum) return undefined;
+  const at = drum.text.search(/\d/);
+  const ink = drum.inks?.[at];
+  const polarity = drum.polarity?.[at] ?? 0;
+  return {
+    digit: drum.text.trim(),
+    box: drum.box,
+    tenths: (ink !== undefined && onRed(ink)) || polarity >= LONE_TENTHS_POLARITY,
+  };
 }
 
 /**
@@ -371,20 +387,9 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
   const figure = figureIn(raw, vouched);
   if (!figure) return undefined;
   // A drum boxed apart at the line's end: its tenths, left out as the figure's own last digit would be
-  // (then that one is not), or its last drum, joined to the figure.
+  // (then that one is not), or in doubt.
   const ownTenths = endsInTenths(figure, line);
-  const apart = sameDrum(
-    figure,
-    line,
-    ownTenths,
-    drumApart(
-      line,
-      lines,
-      figure.positions.map((i) => line.inks?.[i]).filter((ink): ink is Ink => ink !== undefined),
-    ),
-  );
-  const joinedDrum = apart && !apart.tenths ? apart : undefined;
-  const joined = joinedDrum?.digit ?? '';
+  const apart = sameDrum(figure, line, ownTenths, drumApart(line, lines));
   // Read again from another cut, the line must show the same number: a seven-segment 1 read as 8, or a
   // drum missed, changes with the cut far more often than a digit read right. Only the digits are
   // compared (a label or unit misread, a stray mark at the end, changes nothing).
@@ -393,8 +398,8 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
     (text) => numberIn(text) === numberIn(raw) || (apart && numberIn(text) === numberIn(raw) + apart.digit),
   );
   const tenths = !apart && ownTenths;
-  const shown = (tenths ? figure.digits.slice(0, -1) : figure.digits) + joined;
-  if (vouched ? shown.length < 2 : figure.digits.length + joined.length < 5) return undefined;
+  const shown = tenths ? figure.digits.slice(0, -1) : figure.digits;
+  if (vouched ? shown.length < 2 : figure.digits.length < 5) return undefined;
   const digits = shown.replace(/^0+(?=\d)/, '');
   if (digits.length > 7) return undefined;
   // A digit read this unsurely (a segment display's 8 and 0, 1 and 7) makes the figure a guess; the
@@ -411,16 +416,15 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
   );
   // A counter shows its leading zeros; a long figure without them (a plate's, a phone's) may not be one.
   const counter = vouched || shown.startsWith('0');
-  const box = joinedDrum ? boxAround([line.box, joinedDrum.box]) : line.box;
   return {
-    match: { value: Number(digits), unit, confidence: line.confidence, box },
+    match: { value: Number(digits), unit, confidence: line.confidence, box: line.box },
     score: (unit ? 2 : 0) + (label ? 2 : 0) + shown.length * 0.3 + line.box.height * 10 + line.confidence,
     counter,
     vouched,
     doubtful:
       !confirmed ||
       counted.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE) ||
-      (joinedDrum?.confidence ?? 1) < MIN_DIGIT_CONFIDENCE,
+      (apart !== undefined && !apart.tenths),
     rival: !counter && !isScale(figure.digits),
   };
 }

@@ -63,6 +63,28 @@ describe('readCrop', () => {
   });
 });
 
+describe('faces', () => {
+  it("measures each drum's face above and below its digit, whatever the digit's strokes", async () => {
+    // Two drums: a heavy white 8 on black, filling most of its cell, and a black 8 on white (a tenths
+    // drum).
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64">` +
+      `<rect width="48" height="64" fill="#141414"/><rect x="48" width="48" height="64" fill="#ecebe6"/>` +
+      `<g font-family="DejaVu Sans" font-weight="bold" font-size="52" text-anchor="middle">` +
+      `<text x="24" y="51" fill="#ecebe6" stroke="#ecebe6" stroke-width="5">8</text>` +
+      `<text x="72" y="51" fill="#141414">8</text></g></svg>`;
+    const { data, info } = await sharp(Buffer.from(svg))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const read = await readCrop({ data, width: info.width, height: info.height });
+    expect(read?.text).toBe('88');
+    const lightness = (ink: readonly number[] | undefined) => (ink ?? []).reduce((sum, c) => sum + c, 0) / 3;
+    expect(lightness(read?.faces?.[0])).toBeLessThan(60);
+    expect(lightness(read?.faces?.[1])).toBeGreaterThan(180);
+  });
+});
+
 describe('readLines', () => {
   it('looks again on the whole preview when the first look found nothing: faint small text', async () => {
     // A VIN 10 px high, faint and soft on a dark ground (a windshield plate seen steeply): at 640 px

@@ -34,6 +34,11 @@ export interface ReadLine {
    */
   inks?: readonly Ink[];
   /**
+   * The colour (RGB) of each character's cell above or below it, one per character of `text`: the
+   * face of a drum, which its digit's strokes do not cover (a heavy 8 makes its cell's median lighter).
+   */
+  faces?: readonly Ink[];
+  /**
    * How much darker than its cell's ground each character is, one per character of `text`, from -1
    * (light on dark) to 1 (dark on light): a drum counter's tenths drum is black on white beside
    * white-on-black drums, and glare may make their grounds as light as its own (./odometer.ts).
@@ -62,7 +67,10 @@ export interface ReadLine {
 }
 
 /** What was read on a line, and how surely: ReadLine's own fields. */
-export type Reading = Pick<ReadLine, 'text' | 'confidence' | 'chars' | 'rivals' | 'inks' | 'polarity'>;
+export type Reading = Pick<
+  ReadLine,
+  'text' | 'confidence' | 'chars' | 'rivals' | 'inks' | 'faces' | 'polarity'
+>;
 
 export type Ink = readonly [r: number, g: number, b: number];
 
@@ -82,21 +90,44 @@ function cellColumns(crop: RgbImage, x: number | undefined): { from: number; to:
 
 /**
  * The median colour of the crop's columns around `x` (a fraction of its width; the whole crop when
- * undefined), channel by channel: the cell's ground, as characters cover less of it than it shows.
+ * undefined), channel by channel, over its rows `rows` (all of them when undefined): the cell's ground,
+ * as characters cover less of it than it shows.
  */
-function inkAt(crop: RgbImage, x: number | undefined): Ink {
+function inkAt(
+  crop: RgbImage,
+  x: number | undefined,
+  rows: readonly (readonly [number, number])[] = [[0, crop.height]],
+): Ink {
   const { from, to } = cellColumns(crop, x);
   const histograms = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
-  for (let y = 0; y < crop.height; y++)
-    for (let column = from; column < to; column++)
-      for (let c = 0; c < 3; c++) histograms[c]![crop.data[(y * crop.width + column) * 3 + c]!]!++;
-  const middle = ((to - from) * crop.height) / 2;
+  let count = 0;
+  for (const [top, bottom] of rows)
+    for (let y = top; y < bottom; y++)
+      for (let column = from; column < to; column++, count++)
+        for (let c = 0; c < 3; c++) histograms[c]![crop.data[(y * crop.width + column) * 3 + c]!]!++;
+  const middle = count / 2;
   const median = (histogram: Uint32Array) => {
     let seen = 0;
     for (let value = 0; value < 256; value++) if ((seen += histogram[value]!) >= middle) return value;
     return 255;
   };
   return [median(histograms[0]!), median(histograms[1]!), median(histograms[2]!)];
+}
+
+/** The share of a line's cut, at its top and at its bottom, that lies above and below its characters. */
+const FACE_SHARE = 0.18;
+
+/**
+ * The colour of the cell's face around `x`: the lighter of its rows above and below the characters
+ * (FACE_SHARE of the cut each), which no stroke covers. A heavy digit (an 8) fills its cell's middle
+ * with its strokes, and the cell's median is then lighter than its neighbours' on the same drums.
+ */
+function faceAt(crop: RgbImage, x: number): Ink {
+  const band = Math.max(1, Math.round(FACE_SHARE * crop.height));
+  const above = inkAt(crop, x, [[0, band]]);
+  const below = inkAt(crop, x, [[crop.height - band, crop.height]]);
+  const lightness = (ink: Ink) => ink[0] + ink[1] + ink[2];
+  return lightness(above) >= lightness(below) ? above : below;
 }
 
 /** The grey levels of the crop's columns around `x` (a fraction of its width): a character's cell. */
@@ -274,6 +305,7 @@ const readingOf = (line: RecognisedLine, crop: RgbImage): Reading => ({
   chars: line.chars.map((c) => c.confidence),
   rivals: line.chars.map((c) => c.rival),
   inks: line.chars.map((c) => inkAt(crop, line.chars.length === 1 ? undefined : c.x)),
+  faces: line.chars.map((c) => faceAt(crop, c.x)),
   polarity: line.chars.map((c) => polarityAt(crop, c.x)),
 });
 

@@ -8,7 +8,6 @@ import type {
   TextPart,
   VinReading,
 } from '../domain/result/detection-parts.js';
-import { boxAround } from './boxes.js';
 import { matchOdometer, odometerMatches, showsInstrumentCluster } from './odometer.js';
 import { onBlue, onRed } from './red.js';
 import { matchPlate } from './plates.js';
@@ -61,6 +60,15 @@ const alphanumericChars = (candidate: Candidate): number[] =>
 const alphanumericRivals = (candidate: Candidate): (Rival | undefined)[] =>
   candidate.rivals.filter((_, i) => /[A-Za-z0-9]/.test(candidate.text.charAt(i)));
 
+/** The box around several lines' boxes. */
+function around(boxes: readonly ReadLine['box'][]): ReadLine['box'] {
+  const x = Math.min(...boxes.map((b) => b.x));
+  const y = Math.min(...boxes.map((b) => b.y));
+  const right = Math.max(...boxes.map((b) => b.x + b.width));
+  const bottom = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
 /**
  * The lines, and runs of up to `count` lines side by side on one row (a plate or a VIN the detector
  * found in pieces: a seal or a wide gap between groups), each as one candidate text.
@@ -95,7 +103,7 @@ function rows(lines: readonly ReadLine[], count: number): Candidate[] {
       out.push({
         text: run.map((line) => line.text).join(' '),
         confidence: Math.min(...run.map((line) => line.confidence)),
-        box: boxAround(run.map((line) => line.box)),
+        box: around(run.map((line) => line.box)),
         chars: run.flatMap((line, i) => (i === 0 ? charsOf(line) : [1, ...charsOf(line)])),
         rivals: run.flatMap((line, i) => (i === 0 ? rivalsOf(line) : [undefined, ...rivalsOf(line)])),
         inks: run.flatMap((line, i) => (i === 0 ? inksOf(line) : [undefined, ...inksOf(line)])),
