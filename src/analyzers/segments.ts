@@ -322,7 +322,7 @@ export function checkSegments(crop: RgbImage, line: RecognisedLine): SegmentChec
   const explained = (cell: SegmentCell, read: string) =>
     cell.digit !== undefined && [...cell.lit].every((segment) => MOST_LIT[read]!.includes(segment));
   // Cells that light nothing before the first lit one are the display's unused places, their faint
-  // unlit segments read as 8s (`888893 mi` for 893 mi): they are no digits of the figure.
+  // unlit segments read as 8s (`888858 km` for 758 km): they are no digits of the figure.
   const firstLit = cells?.findIndex((cell) => cell.lit !== '') ?? -1;
   const unused = Math.max(0, firstLit);
   if (!cells?.every((cell, i) => i < unused || explained(cell, digits[i]!.char))) return asRead;
