@@ -5,7 +5,7 @@
 // themselves away by their label (TRIP, A, B) or their tenths (`123.4`); clocks, speeds, temperatures
 // and fuel figures by their marks; plates, VINs and part numbers by the letters around their digits.
 import { AS_DIGIT } from './look-alikes.js';
-import { onRed } from './red.js';
+import { lightness, onRed } from './red.js';
 import type { Ink, ReadLine } from './text-lines.js';
 
 export interface OdometerMatch {
@@ -118,7 +118,6 @@ const medianInk = (inks: readonly Ink[]): Ink => [
   median(inks.map((ink) => ink[1])),
   median(inks.map((ink) => ink[2])),
 ];
-const lightness = (ink: Ink) => ink[0] + ink[1] + ink[2];
 
 /**
  * Whether the figure's last digit is a tenths drum: lighter than the others, which are alike, and than

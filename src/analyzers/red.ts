@@ -1,5 +1,6 @@
 // What counts as red on a photo's text: an Abu Dhabi plate's code box (./plate-code-box.ts), an
-// analogue odometer's tenths drum (./odometer.ts); and as blue: a European plate's band (./text-part.ts).
+// analogue odometer's tenths drum (./odometer.ts); and as blue: a European plate's band (./text-part.ts);
+// and how light a colour is.
 import type { Ink } from './text-lines.js';
 
 /** Whether `channel` of `ink` is `ratio` times the other two at least, and `above` levels over them. */
@@ -26,3 +27,6 @@ export const onRed = (ink: Ink): boolean => standsOut(ink, 0, RED_OVER_OTHERS, R
 const BLUE_OVER_OTHERS = 1.3;
 const BLUE_ABOVE_OTHERS = 40;
 export const onBlue = (ink: Ink): boolean => standsOut(ink, 2, BLUE_OVER_OTHERS, BLUE_ABOVE_OTHERS);
+
+/** How light a colour is: the sum of its channels (0 to 765). */
+export const lightness = (ink: Ink): number => ink[0] + ink[1] + ink[2];

@@ -13,6 +13,7 @@ import type { RecognisedLine, Rival } from './ocr/types.js';
 import { isDotted, joinDots } from './dot-matrix.js';
 import { mayHoldOdometer } from './odometer.js';
 import { findCodeBox } from './plate-code-box.js';
+import { lightness } from './red.js';
 import { checkSegments } from './segments.js';
 
 /** A line of recognised text: what was read, how surely, and where (fractions of the image). */
@@ -126,7 +127,6 @@ function faceAt(crop: RgbImage, x: number): Ink {
   const band = Math.max(1, Math.round(FACE_SHARE * crop.height));
   const above = inkAt(crop, x, [[0, band]]);
   const below = inkAt(crop, x, [[crop.height - band, crop.height]]);
-  const lightness = (ink: Ink) => ink[0] + ink[1] + ink[2];
   return lightness(above) >= lightness(below) ? above : below;
 }
 

@@ -300,36 +300,29 @@ function platesRead(lines: readonly ReadLine[], candidates: readonly Candidate[]
   );
 }
 
+/** A candidate's groups of letters and digits, each with where it starts and ends among them all. */
+function groupsOf(candidate: Candidate): { text: string; start: number; end: number }[] {
+  let count = 0;
+  return (candidate.text.toUpperCase().match(/[A-Z0-9]+/g) ?? []).map((text) => {
+    const group = { text, start: count, end: count + text.length };
+    count = group.end;
+    return group;
+  });
+}
+
 /**
  * Where a VIN may start or end in a candidate's letters and digits: at the ends of its groups (a VIN
  * is printed whole, or in groups), and right after a `VIN` label run into it. Never inside a longer
  * run of characters: 17 characters cut out of a line of words can pass a check digit by chance.
  */
-function vinEdges(candidate: Candidate): Set<number> {
+function vinEdges(groups: ReturnType<typeof groupsOf>): Set<number> {
   const edges = new Set<number>();
-  let count = 0;
-  for (const group of candidate.text.toUpperCase().match(/[A-Z0-9]+/g) ?? []) {
-    edges.add(count);
-    if (group.startsWith('VIN') && group.length > 3) edges.add(count + 3);
-    count += group.length;
-    edges.add(count);
+  for (const { text, start, end } of groups) {
+    edges.add(start);
+    if (text.startsWith('VIN') && text.length > 3) edges.add(start + 3);
+    edges.add(end);
   }
   return edges;
-}
-
-/**
- * Where label words (LABEL_WORDS: `GAWR`, `FRT`, `KG`) stand among a candidate's letters and digits, as
- * [start, end) of each: a window holding one is no VIN, though its 17 characters may pass a check
- * digit (`GAWR FRT: 1100 KG (2425` does).
- */
-function labelSpans(candidate: Candidate): [number, number][] {
-  const spans: [number, number][] = [];
-  let count = 0;
-  for (const group of candidate.text.toUpperCase().match(/[A-Z0-9]+/g) ?? []) {
-    if (LABEL_WORDS.has(group)) spans.push([count, count + group.length]);
-    count += group.length;
-  }
-  return spans;
 }
 
 /** OCR reads a VIN's 0 and 1 as O, Q and I now and then; more of them mean words, not a VIN. */
@@ -358,11 +351,14 @@ function vinCandidates(candidates: readonly Candidate[]): Scored[] {
     const chars = normaliseVin(candidate.text);
     const confidences = alphanumericChars(candidate);
     const rivals = alphanumericRivals(candidate);
-    const edges = vinEdges(candidate);
-    const labels = labelSpans(candidate);
+    const groups = groupsOf(candidate);
+    const edges = vinEdges(groups);
+    // A window holding a label's word (`GAWR`, `FRT`, `KG`) is no VIN, though its 17 characters may
+    // pass a check digit (`GAWR FRT: 1100 KG (2425` does).
+    const labels = groups.filter((group) => LABEL_WORDS.has(group.text));
     for (let start = 0; start + 17 <= chars.length; start++) {
       if (!edges.has(start) || !edges.has(start + 17)) continue;
-      if (labels.some(([from, to]) => from >= start && to <= start + 17)) continue;
+      if (labels.some((label) => label.start >= start && label.end <= start + 17)) continue;
       if ((read.slice(start, start + 17).match(/[IOQ]/g) ?? []).length > MAX_IOQ) continue;
       const match = matchVin(chars.slice(start, start + 17), confidences.slice(start, start + 17));
       if (!match) continue;
