@@ -27,6 +27,10 @@ describe('odometer', () => {
     ['2692 MILE', 2692, 'mi'],
     ['17,602 MI1ES', 17602, 'mi'],
     ['OPO633892 MI', 633892, 'mi'],
+    ['OOO 730 MILES', 730, 'mi'],
+    ['000-5778-KM', 5778, 'km'],
+    ['0D0 332515 M11ES', 332515, 'mi'],
+    ['695KB', 695, 'km'],
   ] as const)('reads %s', (text, value, unit) => {
     expect(matchOdometer([line(text)])).toMatchObject({ value, unit });
   });
@@ -233,6 +237,33 @@ describe('odometer', () => {
     expect(matchOdometer([line('TRIP 250.4'), line('X1000R/MIN'), total])).toMatchObject({ value: 841424 });
     // A speedometer's numbers read as one stay no figure.
     expect(matchOdometer([...dial, line('100120140', 0.05)])).toBeUndefined();
+  });
+
+  it("reads a figure with its thousands set apart by a space, not a dial's numbers read as one", () => {
+    const cluster = [line('12:45', 0.03), line('KM/H', 0.02)];
+    expect(matchOdometer([...cluster, line('25 625', 0.06)])).toMatchObject({ value: 25625 });
+    // A counter's zeros before it (the label ODO read as 000) tell a counter even off a cluster.
+    expect(matchOdometer([line('00072 795', 0.06)])).toMatchObject({ value: 72795 });
+    expect(matchOdometer([...cluster, line('20 140', 0.06)])).toBeUndefined();
+    expect(matchOdometer([...cluster, line('25 62', 0.06)])).toBeUndefined();
+  });
+
+  it('reads four digits alone as the total where they are the tallest on a cluster', () => {
+    // What the display of exploration photo odometer-digital-373 showed: a clock, a trip, a range.
+    const cluster = [
+      line('20:05', 0.036),
+      line('855.8 KM', 0.04),
+      line('RANGE391KM', 0.029),
+      line('X1000R/MIN'),
+    ];
+    const total = line('6245', 0.058);
+    expect(matchOdometer([...cluster, total])).toMatchObject({ value: 6245, unit: null });
+    // Not off a cluster, nor as tall as another figure (a dial's number read with a tick, `1001`).
+    expect(matchOdometer([total, line('855.8 KM', 0.04)])).toBeUndefined();
+    expect(matchOdometer([...cluster, total, line('1001', 0.055)])).toBeUndefined();
+    expect(matchOdometer([...cluster, line('6245', 0.044)])).toBeUndefined();
+    // Nor with a counter's leading zero: part of a counter.
+    expect(matchOdometer([...cluster, line('0624', 0.058)])).toBeUndefined();
   });
 
   it('takes the unit from a box of its own beside or under the figure', () => {

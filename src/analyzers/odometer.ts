@@ -40,18 +40,20 @@ export function showsInstrumentCluster(lines: readonly ReadLine[], odometerRead:
 /** A trip meter's own label: A or B alone before the number. */
 const TRIP_LABEL = /(^|\s)[AB]\s*\d/;
 /**
- * The words that may stand beside the odometer's figure: its label (ODO, read 0D0, OBO or OPO at times)
- * or TOTAL, apart from the figure or run into it (`ODO12345`, but never `000` of a counter's own zeros).
+ * The words that may stand beside the odometer's figure: its label (ODO, read 0D0, OBO, OPO or OOO at
+ * times) or TOTAL, apart from the figure or run into it (`ODO12345`, but never `000` of a counter's own
+ * zeros; an OOO that is a counter's zeros read as letters is worth as much, blanked out or not).
  */
-const LABEL = /(?<![A-Z0-9])((?=[0-9]{0,2}[ODB])[O0][DBP0][O0]|TOTAL)(?![A-Z])/;
+const LABEL = /(?<![A-Z0-9])((?=[0-9]{0,2}[ODB])[O0][DBP0O][O0]|TOTAL)(?![A-Z])/;
 /**
- * The units, and how OCR misreads them on displays (KN for KM; MILS, MILE, or MI1ES with its L read as a
- * 1, for MILES); never run into a figure after them (`KM220`: a speedometer's number read with what is
- * left of its KM/H).
+ * The units, and how OCR misreads them on displays (KN or KB for KM, a dot display's m read as N or B;
+ * MILS, MILE, or MI1ES and M11ES with its I or L read as a 1, for MILES); never run into a figure after
+ * them (`KM220`: a speedometer's number read with what is left of its KM/H).
  */
-const UNIT = /(?<![A-Z])(KM|KN|MI[L1I]ES|MI[L1I]S|MI[L1I]E|MI)(?![A-Z0-9])/;
+const UNITS = 'KM|KN|KB|M[I1][L1I]ES|M[I1][L1I]S|M[I1][L1I]E|MI';
+const UNIT = new RegExp(`(?<![A-Z])(${UNITS})(?![A-Z0-9])`);
 /** A line that is only a unit (the display's unit in a box of its own). */
-const UNIT_ONLY = /^\s*(KM|KN|MI[L1I]ES|MI[L1I]S|MI[L1I]E|MI)\s*$/;
+const UNIT_ONLY = new RegExp(`^\\s*(${UNITS})\\s*$`);
 /**
  * A drum differing this much in colour (RGB distance of the cells' grounds) from the others, which agree
  * within TENTHS_AGREEMENT, and lighter than they are, is the tenths drum (black on white): left out of
@@ -74,7 +76,7 @@ const MIN_DIGIT_CONFIDENCE = 0.7;
  */
 const TOTAL_OVER_TRIP = 1.2;
 
-const unitOf = (word: string): 'km' | 'mi' => (word === 'KM' || word === 'KN' ? 'km' : 'mi');
+const unitOf = (word: string): 'km' | 'mi' => (word.startsWith('K') ? 'km' : 'mi');
 /** `pattern`'s first match blanked out, the length kept (positions still point at the same characters). */
 const blank = (text: string, pattern: RegExp) => text.replace(pattern, (match) => ' '.repeat(match.length));
 
@@ -97,18 +99,30 @@ interface Figure {
 /**
  * The number a line holds alone, or undefined: digits in one group (thousands separated or not), or a
  * drum's digits one by one; any groups of digits when `spaced` (a unit or label vouches for the line:
- * a narrow 1 on a display reads as a gap). None when anything else is left, or the number has tenths.
+ * a narrow 1 on a display reads as a gap, and a gap at times as a dash). None when anything else is
+ * left, or the number has tenths.
  */
 function loneNumber(text: string, spaced: boolean): Figure | undefined {
+  // A gap read as a dash is a gap too where a unit or label vouches for the line (`000-5778-KM`).
+  if (spaced) text = text.replaceAll('-', ' ');
   if (!/^[\d\s,.'’]*\d[\d\s,.'’]*$/.test(text)) return undefined;
   const groups = text.trim().split(/\s+/);
   const plain = (group: string) => /^\d+$/.test(group) || /^\d{1,3}(?:[,.'’]\d{3})+$/.test(group);
   if (!groups.every(plain)) return undefined;
   const drum = groups.length >= 3 && groups.every((group) => group.length === 1);
-  if (groups.length > 1 && !drum && !spaced) return undefined;
+  if (groups.length > 1 && !drum && !spaced && !spacedThousands(groups)) return undefined;
   const positions = [...text].flatMap((char, i) => (char >= '0' && char <= '9' ? [i] : []));
   return { digits: positions.map((i) => text.charAt(i)).join(''), positions };
 }
+
+/**
+ * Groups of digits that are one number with its thousands set apart by a space (`25 625`, `00072 795`
+ * with a counter's zeros), not a speedometer's numbers read as one line (`20 140`: each a multiple of 10).
+ */
+const spacedThousands = (groups: readonly string[]) =>
+  /^0*\d{1,3}$/.test(groups[0]!) &&
+  groups.slice(1).every((group) => /^\d{3}$/.test(group)) &&
+  !groups.every((group) => Number(group) % 10 === 0);
 
 const distance = (a: Ink, b: Ink) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -306,8 +320,9 @@ function unitBeside(line: ReadLine, lines: readonly ReadLine[]): 'km' | 'mi' | n
  * The odometer among the lines, or undefined. A figure with a unit or a label has 2 to 7 digits; one
  * without either must look like a counter: 5 or more digits (a tenths drum included), leading zeros
  * among them (a plate's, a phone's or a price's number seldom starts with 0) unless the lines show an
- * instrument cluster (showsInstrumentCluster), and not a speedometer's scale. The likeliest such figure
- * is the reading, unless it was read unsurely or a taller figure without leading zeros may be the total.
+ * instrument cluster (showsInstrumentCluster), and not a speedometer's scale; or, on a cluster, 4 digits
+ * standing out as its tallest (tallestOnCluster). The likeliest such figure is the reading, unless it
+ * was read unsurely or a taller figure without leading zeros may be the total.
  */
 export function matchOdometer(lines: readonly ReadLine[]): OdometerMatch | undefined {
   const cluster = showsInstrumentCluster(lines, false);
@@ -315,6 +330,7 @@ export function matchOdometer(lines: readonly ReadLine[]): OdometerMatch | undef
   // or a display that shows none): a plate's or a phone's number is not there.
   const figures = lines
     .flatMap((line) => figureOf(line, lines) ?? [])
+    .filter((figure) => !figure.short || (cluster && tallestOnCluster(figure.line, lines)))
     .map((figure) => ({
       ...figure,
       counter: figure.counter || (cluster && figure.rival),
@@ -345,6 +361,28 @@ interface Candidate {
   doubtful: boolean;
   /** Not a counter, but maybe the total all the same (not a speedometer's numbers read together). */
   rival: boolean;
+  /** Only four digits, nothing vouching for them: a rival where they stand out on a cluster only. */
+  short: boolean;
+  line: ReadLine;
+}
+
+/**
+ * A short figure's characters are this much taller than those of every other line holding digits, but
+ * a speedometer's numbers read as one: the display's main figure, its total (a clock, a trip, a range
+ * are smaller). A dial's own numbers count: `100` read with a tick beside it (`1001`) is as tall as the
+ * others around the dial. Several of them read as one line are left out, as their box grows with the
+ * dial's curve.
+ */
+const SHORT_TALLER = 1.15;
+
+/** Whether the line's characters stand out on the display as its main figure's (SHORT_TALLER). */
+function tallestOnCluster(line: ReadLine, lines: readonly ReadLine[]): boolean {
+  const height = rowOf(line).height;
+  return lines.every((other) => {
+    const digits = other.text.replace(/\D/g, '');
+    if (other === line || digits.length < 2 || isScale(digits)) return true;
+    return height >= SHORT_TALLER * rowOf(other).height;
+  });
 }
 
 /** A speedometer's numbers read as one (`120140`, `100120140`): rising tens of 2 or 3 digits each. */
@@ -398,7 +436,9 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
   );
   const tenths = !apart && ownTenths;
   const shown = tenths ? figure.digits.slice(0, -1) : figure.digits;
-  if (vouched ? shown.length < 2 : figure.digits.length < 5) return undefined;
+  // Four digits alone, nothing vouching for them: the total only where they stand out (tallestOnCluster).
+  const short = !vouched && figure.digits.length === 4 && !figure.digits.startsWith('0');
+  if (vouched ? shown.length < 2 : figure.digits.length < 5 && !short) return undefined;
   const digits = shown.replace(/^0+(?=\d)/, '');
   if (digits.length > 7) return undefined;
   // A digit read this unsurely (a segment display's 8 and 0, 1 and 7) makes the figure a guess; the
@@ -425,6 +465,8 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
       counted.some((i) => (line.chars?.[i] ?? line.confidence) < MIN_DIGIT_CONFIDENCE) ||
       (apart !== undefined && !apart.tenths),
     rival: !counter && !isScale(figure.digits),
+    short,
+    line,
   };
 }
 
