@@ -10,6 +10,8 @@ const LIT: Record<string, string> = {
   '5': 'acdfg',
   '7': 'abc',
   '8': 'abcdefg',
+  // A 6 whose bottom segment glare dimmed or the crop cut off: no digit.
+  x: 'acefg',
 };
 
 interface Display {
@@ -134,6 +136,17 @@ describe('seven-segment check', () => {
     const dark = display({ digits: '   ', ground: 10, on: 200, off: 40 });
     const unlit = read('888', dark.centres);
     expect(checkSegments(dark.crop, unlit)).toEqual({ line: unlit, shown: false });
+  });
+
+  it('leaves out unused places read as 8s though a later cell shows no digit, the rest as read', () => {
+    const { crop, centres } = display({ digits: '  75x', ground: 10, on: 200, off: 40 });
+    const { line: checked, shown } = checkSegments(crop, read('88756 km', centres));
+    expect(checked.text).toBe('756 km');
+    expect(checked.chars.map((c) => c.confidence)).toEqual(Array<number>(6).fill(0.95));
+    expect(shown).toBe(false);
+    // Unused places read otherwise than as 8s: the line is left as read.
+    const other = read('18756 km', centres);
+    expect(checkSegments(crop, other)).toEqual({ line: other, shown: false });
   });
 
   it('says the segments showed the line only when its figure is all its digits', () => {

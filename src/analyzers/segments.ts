@@ -325,7 +325,13 @@ export function checkSegments(crop: RgbImage, line: RecognisedLine): SegmentChec
   // unlit segments read as 8s (`888858 km` for 758 km): they are no digits of the figure.
   const firstLit = cells?.findIndex((cell) => cell.lit !== '') ?? -1;
   const unused = Math.max(0, firstLit);
-  if (!cells?.every((cell, i) => i < unused || explained(cell, digits[i]!.char))) return asRead;
+  if (!cells?.every((cell, i) => i < unused || explained(cell, digits[i]!.char))) {
+    // Another cell unexplained (a segment dimmed by glare or cut off by the crop), unused places read as
+    // 8s are still none of the figure's: what is left stays as read (`888666 km` for 666 km).
+    if (unused === 0 || !digits.slice(0, unused).every((c) => c.char === '8')) return asRead;
+    const kept = line.chars.filter((_, k) => k < start || k >= start + unused);
+    return { line: lineOf(kept), shown: false };
+  }
   const chars = line.chars.flatMap((c, k) => {
     const cell = cells[k - start];
     if (!cell) return [c];
@@ -334,14 +340,16 @@ export function checkSegments(crop: RgbImage, line: RecognisedLine): SegmentChec
     return [cell.digit === c.char ? { ...c, confidence } : { char: cell.digit!, confidence, x: c.x }];
   });
   return {
-    line: {
-      text: chars.map((c) => c.char).join(''),
-      confidence: chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length,
-      chars,
-    },
+    line: lineOf(chars),
     shown: figure[0].length === (line.text.match(/[0-9]/g) ?? []).length,
   };
 }
+
+const lineOf = (chars: RecognisedLine['chars']): RecognisedLine => ({
+  text: chars.map((c) => c.char).join(''),
+  confidence: chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length,
+  chars,
+});
 
 /** The longest run of indices whose values are at least `floor`: [first, last]. */
 function longestRun(values: readonly number[], floor: number): [number, number] {
