@@ -39,6 +39,15 @@ describe('vinPiecesRegion', () => {
     expect(vinPiecesRegion([line('SVLHE3P81W37', 0.3, 0.4, 0.3, 0.1)], 4 / 3)).toBeUndefined();
   });
 
+  it('finds pieces with a stray point at an end', () => {
+    // KMHW1VEM97H235830 (exploration photo vin-windshield-304).
+    const lines = [
+      line('KMHW1VEM97H2.', 0.413, 0.568, 0.293, 0.058),
+      line('5830', 0.724, 0.56, 0.097, 0.026),
+    ];
+    expect(vinPiecesRegion(lines, 4 / 3)).toBeDefined();
+  });
+
   it('finds none for a whole VIN, a plate, words, or pieces far apart', () => {
     const aspect = 4 / 3;
     expect(vinPiecesRegion([line('1M8GDM9AXKP042788', 0.1, 0.1, 0.5, 0.05)], aspect)).toBeUndefined();
@@ -77,9 +86,10 @@ describe('slantedVinBand', () => {
   it('lays a band along the pieces, reaching past them as far as the missing characters may lie', () => {
     const band = slantedVinBand(pieces, width, height)!;
     expect(band.slope).toBeCloseTo(0.51, 1);
-    // 8 characters over about 153 px: 9 more, and 2 to spare, on either side.
-    expect(band.left).toBeLessThan(0.6297 * width - 9 * 15);
-    expect(band.right).toBeGreaterThan((0.7458 + 0.034) * width + 9 * 15);
+    // 8 characters over about 153 px, 19 px each: 9 more, and 4 to spare, on either side (a steep view
+    // makes the far characters wider apart than the pieces' own).
+    expect(band.left).toBeLessThan(0.6297 * width - 13 * 19);
+    expect(band.right).toBeGreaterThan((0.7458 + 0.034) * width + 13 * 19);
     // As high as a character about twice: the box of `8` alone is 30 px high.
     expect(band.half).toBeGreaterThan(20);
     expect(band.half).toBeLessThan(40);
@@ -94,6 +104,35 @@ describe('slantedVinBand', () => {
     // Too short, or level: no band.
     expect(slantedVinBand([{ ...alone, text: 'DF' }], width, height)).toBeUndefined();
     expect(slantedVinBand([{ ...alone, angle: 4 }], width, height)).toBeUndefined();
+  });
+
+  it('lays a band along a long piece alone however level it lies: the rest of a VIN the detector missed', () => {
+    // `5NPMMR2E1B622` of 5NPMMR2E1B6222034, sloping 4° (exploration photo vin-windshield-268).
+    const long = { ...line('5NPMMR2E1B622', 0.255, 0.41, 0.226, 0.048), angle: 4.1 };
+    const band = slantedVinBand([long], width, height)!;
+    expect(band.right).toBeGreaterThan((0.255 + 0.226) * width + 4 * 17);
+    // A plate's run of letters and digits is shorter.
+    expect(slantedVinBand([{ ...long, text: 'AB123CD' }], width, height)).toBeUndefined();
+  });
+
+  it('lays a band as high as the middle one of three pieces, one of them boxed tightly', () => {
+    // `3` boxed alone and small, `VWDNL`, `B9` of 3VWDNLB95YV340759 (exploration photo vin-windshield-306).
+    const run = [
+      line('3', 0.392, 0.523, 0.018, 0.013),
+      line('VWDNL', 0.404, 0.458, 0.131, 0.077),
+      line('B9', 0.54, 0.436, 0.04, 0.037),
+    ];
+    expect(slantedVinBand(run, width, height)!.half).toBeGreaterThan(18);
+  });
+
+  it('lays a band along the first piece alone when the run it starts is too short', () => {
+    // `ZFA` and a `6` after it, of ZFA6X0XR1HN811774 (exploration photo vin-windshield-254).
+    const run = [
+      { ...line('ZFA', 0.341, 0.635, 0.1, 0.058), angle: -14.4 },
+      { ...line('6', 0.441, 0.626, 0.032, 0.029), angle: -18.4 },
+    ];
+    const band = slantedVinBand(run, width, height)!;
+    expect(band.slope).toBeCloseTo(Math.tan((-14.4 * Math.PI) / 180));
   });
 
   it('lays none along level pieces, a single piece without its slope, or pieces of a whole VIN', () => {
@@ -151,6 +190,16 @@ describe('endsTrimmed', () => {
       chars: [0.63, ...Array<number>(18).fill(0.95)],
     };
     expect(endsTrimmed(rivet).text).toBe('WVWZZZ5L31F879321');
+    // One after it, read as a round letter past a VIN's length: no VIN holds an O.
+    const after = {
+      text: '1FTWWBZS8F6440172O',
+      confidence: 0.95,
+      chars: [...Array<number>(17).fill(0.95), 0.65],
+    };
+    expect(endsTrimmed(after).text).toBe('1FTWWBZS8F6440172');
+    // Within a VIN's length it may be the VIN's last 0 read as an O: the look-alikes settle it.
+    const last = { text: 'FTWWBZS8F6440172O', confidence: 0.95, chars: Array<number>(17).fill(0.95) };
+    expect(endsTrimmed(last)).toBe(last);
     // Inside the line, an unsure character stays (the VIN's look-alikes settle it).
     const inside = { text: 'VF16P2W4', confidence: 0.9, chars: [0.9, 0.9, 0.9, 0.4, 0.9, 0.9, 0.9, 0.9] };
     expect(endsTrimmed(inside)).toBe(inside);

@@ -23,6 +23,9 @@ const ZOOM_MAX_SIDE = 1280;
 const MARGIN_X = 0.15;
 const MARGIN_Y = 0.3;
 
+/** A line's text without the spaces and the stray points or dashes at its ends (`KMHW1VEM97H2.`). */
+const bare = (text: string) => text.trim().replace(/^[.,:;'’-]+|[.,:;'’-]+$/g, '');
+
 const centreY = (box: FractionBox) => box.y + box.height / 2;
 
 /**
@@ -46,18 +49,18 @@ function continues(last: FractionBox, next: FractionBox, aspect: number): boolea
  */
 export function vinPiecesRegion(lines: readonly ReadLine[], aspect: number): FractionBox | undefined {
   const pieces = lines
-    .filter((line) => PIECE.test(line.text.trim()))
+    .filter((line) => PIECE.test(bare(line.text)))
     .sort((a, b) => a.box.x - b.box.x || a.box.y - b.box.y);
   for (const [start, first] of pieces.entries()) {
     // A VIN read whole but for a character or two its box cut off at an end.
-    const alone = first.text.trim().length;
+    const alone = bare(first.text).length;
     if (alone >= PIECES_MIN && alone < VIN_LENGTH) return region([first.box], aspect);
     const run = [first];
     for (const next of pieces.slice(start + 1)) {
       if (run.length === 3) break;
       if (!continues(run.at(-1)!.box, next.box, aspect)) continue;
       run.push(next);
-      const count = run.reduce((sum, line) => sum + line.text.trim().length, 0);
+      const count = run.reduce((sum, line) => sum + bare(line.text).length, 0);
       if (count < PIECES_MIN || count > PIECES_MAX) continue;
       return region(
         run.map((line) => line.box),
@@ -139,11 +142,31 @@ const SLANT_MIN = 0.15;
  */
 const SLANTED_MIN = 6;
 const SLANTED_ALONE = 3;
+/**
+ * A piece alone this long is read along its line however level it lies: more letters and digits run
+ * together than a plate's, the rest of a VIN the detector missed (`5NPMMR2E1B622` of 5NPMMR2E1B6222034).
+ */
+const LEVEL_ALONE = 9;
 /** A single character the detector boxed alone may be a piece too (`8` at a VIN's end). */
 const SLANTED_PIECE = /^[A-Z0-9]{1,16}$/;
-/** The band reaches this many characters' pitch past the pieces, and is this many heights high. */
-const REACH_PAST = 2;
+/**
+ * The band reaches this many characters' pitch past the pieces, and is this many heights high. Seen
+ * steeply, the characters further off are further apart than the pieces' own pitch: with 2 to spare
+ * the band ended before a VIN's last character (`3VWFGMAF1VT98545`).
+ */
+const REACH_PAST = 4;
 const BAND_HEIGHTS = 2.2;
+
+/** A line that may be a piece of a VIN, in the image's pixels. */
+interface Piece {
+  box: FractionBox;
+  angle: number | undefined;
+  count: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 
 /**
  * A band along the line of two or three pieces of a VIN running down or up a slant, reaching past them
@@ -159,11 +182,11 @@ export function slantedVinBand(
   height: number,
 ): SlantedBand | undefined {
   const pieces = lines
-    .filter((line) => SLANTED_PIECE.test(line.text.trim()))
-    .map(({ text, box, angle }) => ({
+    .filter((line) => SLANTED_PIECE.test(bare(line.text)))
+    .map(({ text, box, angle }): Piece => ({
       box,
       angle,
-      count: text.trim().length,
+      count: bare(text).length,
       x: box.x * width,
       y: box.y * height,
       w: box.width * width,
@@ -177,16 +200,24 @@ export function slantedVinBand(
       if (run.length === 3) break;
       if (continues(run.at(-1)!.box, next.box, aspect)) run.push(next);
     }
-    const count = run.reduce((sum, p) => sum + p.count, 0);
-    // One piece alone is laid along its own box's slope; two or three along the line through them.
-    const alone =
-      run.length === 1 && first.angle !== undefined ? Math.tan((first.angle * Math.PI) / 180) : undefined;
-    if (count >= VIN_LENGTH || count < (run.length === 1 ? SLANTED_ALONE : SLANTED_MIN)) continue;
-    if (run.length === 1 && alone === undefined) continue;
-    const band = bandAlong(run, count, alone);
-    if (band && Math.abs(band.slope) >= SLANT_MIN) return band;
+    // The piece alone too, when the run is too short to be laid along (`ZFA` and a `6` after it).
+    const band = bandOf(run) ?? (run.length > 1 ? bandOf([first]) : undefined);
+    if (band) return band;
   }
   return undefined;
+}
+
+/** The band along a run of pieces, if they may be part of a VIN slanting enough (or long enough alone). */
+function bandOf(run: readonly Piece[]): SlantedBand | undefined {
+  const count = run.reduce((sum, p) => sum + p.count, 0);
+  // One piece alone is laid along its own box's slope; two or three along the line through them.
+  const { angle } = run[0]!;
+  const alone = run.length === 1 && angle !== undefined ? Math.tan((angle * Math.PI) / 180) : undefined;
+  if (count >= VIN_LENGTH || count < (run.length === 1 ? SLANTED_ALONE : SLANTED_MIN)) return undefined;
+  if (run.length === 1 && alone === undefined) return undefined;
+  const band = bandAlong(run, count, alone);
+  const slanted = band && Math.abs(band.slope) >= SLANT_MIN;
+  return slanted || (band && run.length === 1 && count >= LEVEL_ALONE) ? band : undefined;
 }
 
 /**
@@ -202,9 +233,11 @@ function bandAlong(
   const [first, last] = [middles[0]!, middles.at(-1)!];
   if (alone === undefined && last[0] - first[0] <= 0) return undefined;
   const slope = alone ?? (last[1] - first[1]) / (last[0] - first[0]);
-  // A character's own height: its box's, less what the slant adds across its width.
+  // A character's own height: its box's, less what the slant adds across its width. Of three pieces the
+  // middle one's: a first character boxed tightly alone (a `3` 10 px high beside 20 px ones) made the
+  // band too thin to hold the rest.
   const heights = run.map((p) => p.h - (Math.abs(slope) * p.w * (p.count - 1)) / p.count);
-  const charHeight = Math.max(4, Math.min(...heights));
+  const charHeight = Math.max(4, [...heights].sort((a, b) => a - b)[Math.floor((heights.length - 1) / 2)]!);
   const pitch = (run.at(-1)!.x + run.at(-1)!.w - run[0]!.x) / count;
   const reach = (VIN_LENGTH - count + REACH_PAST) * pitch;
   return {
@@ -243,12 +276,18 @@ const END_DOUBT = 0.5;
 
 /** What a rivet before a VIN is read as: round, and never a VIN's first character (ISO 3779's WMI). */
 const RIVET = /^[O0Q]$/i;
+/**
+ * What a rivet after a VIN is read as: a round letter, never in a VIN (its last character may be a 0).
+ * Left out only when a VIN's length is left, as it may be the VIN's own last 0 read as an O.
+ */
+const RIVET_AFTER = /^[OQ]$/i;
 
 /**
  * `reading` without the characters read unsurely at either end, and the spaces then left there: the
  * band reaches past the VIN, over the plate's rivets and edges (`JTDRUFSV9EF968352O`, its last O a
  * rivet read at 0.38). A round character before it goes however surely it was read (`OWVWZZZ5L31F879321`,
- * the rivet read at 0.63): no VIN starts so.
+ * the rivet read at 0.63): no VIN starts so. So does a round letter after more than a VIN's length
+ * (`1FTWWBZS8F6440172O`, the rivet read at 0.65).
  */
 export function endsTrimmed(reading: Reading): Reading {
   const { text } = reading;
@@ -256,6 +295,7 @@ export function endsTrimmed(reading: Reading): Reading {
   let [start, end] = [0, text.length];
   while (start < end && (!sure(start) || RIVET.test(text[start]!))) start++;
   while (end > start && !sure(end - 1)) end--;
+  if (end - start > VIN_LENGTH && RIVET_AFTER.test(text[end - 1]!)) end--;
   if (start === 0 && end === text.length) return reading;
   return {
     ...reading,
