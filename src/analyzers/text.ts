@@ -47,7 +47,7 @@ export async function readText(image: PreparedImage, context: AnalysisContext): 
 
 export const textAnalyzer: ImageAnalyzer<typeof TextPart> = {
   name: 'text',
-  version: 'pp-ocrv4-9',
+  version: 'pp-ocrv4-10',
   schema: TextPart,
   // A generous limit that only a stuck model reaches: a photo's lines take about 0.3 s, the first call
   // loads the models (about 0.3 s more). The limit never decides what is read, only whether it fails.
