@@ -92,6 +92,37 @@ describe('odometer', () => {
     expect(matchOdometer([counter([70, 80, 95])])).toMatchObject({ value: 8445 });
   });
 
+  it('leaves out a last drum whose face is red though a cast turns its cell pink', () => {
+    // 5082 and a red tenths drum 0 under a cold cast (odometer-analogue-482 of an exploration batch).
+    const inks = [
+      [24, 28, 36],
+      [47, 55, 66],
+      [73, 82, 99],
+      [37, 44, 54],
+      [140, 76, 94],
+    ] as const;
+    const dark = [9, 12, 15] as const;
+    const counter = (lastFace: readonly [number, number, number]) => ({
+      ...line('50820 MILES'),
+      inks,
+      faces: [dark, dark, dark, dark, lastFace],
+    });
+    expect(matchOdometer([counter([103, 17, 24])])).toMatchObject({ value: 5082 });
+    expect(matchOdometer([counter([40, 30, 34])])).toMatchObject({ value: 50820 });
+    // On a red display every face is of a red hue: its last digit's is no drum's.
+    const display = {
+      ...counter([97, 46, 31]),
+      faces: [
+        [33, 18, 17],
+        [26, 15, 15],
+        [36, 20, 17],
+        [70, 33, 24],
+        [97, 46, 31],
+      ] as const,
+    };
+    expect(matchOdometer([display])).toMatchObject({ value: 50820 });
+  });
+
   it('leaves out a last drum black on white though glare makes every drum as light', () => {
     // 127874 and a white tenths drum 5, under glare (tuning photo odometer-analogue-30).
     const inks = [

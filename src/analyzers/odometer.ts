@@ -5,7 +5,7 @@
 // themselves away by their label (TRIP, A, B) or their tenths (`123.4`); clocks, speeds, temperatures
 // and fuel figures by their marks; plates, VINs and part numbers by the letters around their digits.
 import { AS_DIGIT } from './look-alikes.js';
-import { lightness, onRed } from './red.js';
+import { leansRed, lightness, onRed } from './red.js';
 import type { Ink, ReadLine } from './text-lines.js';
 
 export interface OdometerMatch {
@@ -135,12 +135,12 @@ const medianInk = (inks: readonly Ink[]): Ink => [
 
 /**
  * Whether the figure's last digit is a tenths drum: lighter than the others, which are alike, and than
- * the drum beside it; or red, the others not; or dark on light, the others light on dark (most of them
- * clearly, none clearly otherwise: glare greys a drum's white 6 to 0.09). Light falling across the
- * counter (glare, a shadow's edge) makes the dark drums differ among themselves, but none of them red,
- * and turns none of their digits dark: under glare a white tenths drum's ground is no lighter than
- * theirs. Light growing along the counter lightens its last two drums alike (a warm cast from 37°
- * aside: both about 30 levels over the rest), where a tenths drum differs from its neighbour.
+ * the drum beside it; or red (its cell or its face), the others not; or dark on light, the others light
+ * on dark (most of them clearly, none clearly otherwise: glare greys a drum's white 6 to 0.09). Light
+ * falling across the counter (glare, a shadow's edge) makes the dark drums differ among themselves, but
+ * none of them red, and turns none of their digits dark: under glare a white tenths drum's ground is no
+ * lighter than theirs. Light growing along the counter lightens its last two drums alike (a warm cast
+ * from 37° aside: both about 30 levels over the rest), where a tenths drum differs from its neighbour.
  */
 function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'faces' | 'polarity'>): boolean {
   const { inks, polarity } = line;
@@ -149,6 +149,12 @@ function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'faces' | 'p
   if (cells.length !== figure.positions.length) return false;
   const others = cells.slice(0, -1);
   if (onRed(cells.at(-1)!) && !others.some(onRed)) return true;
+  // A red drum's face, which its white digit does not cover, stays red under a cast that turns its cell
+  // pink (140/76/94 in the cell, 103/17/24 on the face). Not on a red display, where every face is of a
+  // red hue and the last one may catch a lit digit's dots.
+  const faces = figure.positions.map((i) => line.faces?.[i]).filter((ink): ink is Ink => ink !== undefined);
+  if (faces.length === cells.length && onRed(faces.at(-1)!) && !faces.slice(0, -1).some(leansRed))
+    return true;
   const polarities = polarity && figure.positions.map((i) => polarity[i] ?? 0);
   if (
     polarities &&

@@ -17,6 +17,8 @@ function standsOut(ink: Ink, channel: 0 | 2, ratio: number, above: number): bool
 const RED_OVER_OTHERS = 1.6;
 const RED_ABOVE_OTHERS = 40;
 export const onRed = (ink: Ink): boolean => standsOut(ink, 0, RED_OVER_OTHERS, RED_ABOVE_OTHERS);
+/** A colour of a red hue however dark: the ground of a red display's digits, a red drum in shadow. */
+export const leansRed = (ink: Ink): boolean => standsOut(ink, 0, RED_OVER_OTHERS, 0);
 
 /**
  * A colour is blue, as the EU band at a plate's left end is, when its blue channel is this many times
