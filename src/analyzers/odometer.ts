@@ -143,18 +143,16 @@ const medianInk = (inks: readonly Ink[]): Ink => [
  * from 37° aside: both about 30 levels over the rest), where a tenths drum differs from its neighbour.
  */
 function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'faces' | 'polarity'>): boolean {
-  const { inks, polarity } = line;
-  if (!inks || figure.digits.length < 5) return false;
-  const cells = figure.positions.map((i) => inks[i]).filter((ink): ink is Ink => ink !== undefined);
-  if (cells.length !== figure.positions.length) return false;
+  const { polarity } = line;
+  const cells = atDigits(figure, line.inks);
+  if (!cells || figure.digits.length < 5) return false;
   const others = cells.slice(0, -1);
   if (onRed(cells.at(-1)!) && !others.some(onRed)) return true;
   // A red drum's face, which its white digit does not cover, stays red under a cast that turns its cell
   // pink (140/76/94 in the cell, 103/17/24 on the face). Not on a red display, where every face is of a
   // red hue and the last one may catch a lit digit's dots.
-  const faces = figure.positions.map((i) => line.faces?.[i]).filter((ink): ink is Ink => ink !== undefined);
-  if (faces.length === cells.length && onRed(faces.at(-1)!) && !faces.slice(0, -1).some(leansRed))
-    return true;
+  const faces = atDigits(figure, line.faces);
+  if (faces && onRed(faces.at(-1)!) && !faces.slice(0, -1).some(leansRed)) return true;
   const polarities = polarity && figure.positions.map((i) => polarity[i] ?? 0);
   if (
     polarities &&
@@ -170,20 +168,24 @@ function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'faces' | 'p
     distance(last, others.at(-1)!) > TENTHS_CONTRAST &&
     lightness(last) > lightness(typical) &&
     others.every((ink) => distance(ink, typical) < TENTHS_AGREEMENT) &&
-    lighterFace(figure, line)
+    (!faces || lighterFace(faces))
   );
+}
+
+/** The colour at each of the figure's digits, or undefined where any is not measured. */
+function atDigits(figure: Figure, colours: readonly Ink[] | undefined): Ink[] | undefined {
+  const found = figure.positions.map((i) => colours?.[i]);
+  return found.every((ink): ink is Ink => ink !== undefined) ? found : undefined;
 }
 
 /**
  * Whether the last digit's drum face (ReadLine's `faces`, above or below the digit) is lighter than the
- * others' as well, where measured: a heavy last 8, white on black, lightens its cell's median as a white
- * drum does (`226238` read `22623`), but not its face.
+ * others' as well: a heavy last 8, white on black, lightens its cell's median as a white drum does
+ * (`226238` read `22623`), but not its face.
  */
-function lighterFace(figure: Figure, { faces }: Pick<ReadLine, 'faces'>): boolean {
-  const measured = figure.positions.map((i) => faces?.[i]).filter((ink): ink is Ink => ink !== undefined);
-  if (measured.length !== figure.positions.length) return true;
-  const typical = medianInk(measured.slice(0, -1));
-  const last = measured.at(-1)!;
+function lighterFace(faces: readonly Ink[]): boolean {
+  const typical = medianInk(faces.slice(0, -1));
+  const last = faces.at(-1)!;
   return distance(last, typical) > TENTHS_CONTRAST && lightness(last) > lightness(typical);
 }
 
