@@ -173,12 +173,13 @@ function readAs(char: string): string | undefined {
 /** The long side the detector sees: plates 8 % of a photo's width are still ~50 px wide there. */
 const DETECT_MAX_SIDE = 640;
 /**
- * The long side the detector sees a second time when it found nothing at DETECT_MAX_SIDE: the preview's
- * own (1024 px), where a windshield's VIN plate seen steeply shows. It costs a photo without any text
+ * The long side the detector sees a second time when it found nothing at DETECT_MAX_SIDE, or only a few
+ * short pieces and no VIN (./text.ts): the preview's own (1024 px), where a windshield's VIN plate seen
+ * steeply shows whole. It costs a photo without any text
  * about 2.5 times the first look (134 ms against 54 ms); 896 px cost 105 ms and read one VIN fewer of
  * 160 (docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
  */
-const NOTHING_FOUND_MAX_SIDE = 1024;
+const FULL_SIDE = 1024;
 /** At most this many boxes are read, the likeliest first: enough for a plate, a VIN label and a dashboard. */
 const MAX_LINES = 16;
 /** Boxes lower than this (preview pixels) hold characters too small to read. */
@@ -380,9 +381,27 @@ export async function readLines(preview: RgbImage, signal?: AbortSignal): Promis
   signal?.throwIfAborted();
   // Nothing found at all: looked at again on the whole preview, where text too small for the first
   // look shows (a windshield's VIN seen steeply from above). Photos with any text pay nothing for it.
-  if (chosen.length === 0)
-    chosen = linesToRead(await detectText(preview, { maxSide: NOTHING_FOUND_MAX_SIDE }), preview);
+  if (chosen.length === 0) chosen = linesToRead(await detectText(preview, { maxSide: FULL_SIDE }), preview);
   signal?.throwIfAborted();
+  return readChosen(preview, chosen, signal);
+}
+
+/**
+ * The photo's lines of text as the detector finds them on the whole preview (its long side up to
+ * FULL_SIDE): a second look where the first found only pieces of a VIN (./text.ts).
+ */
+export async function readLinesAtFullSize(preview: RgbImage, signal?: AbortSignal): Promise<ReadLine[]> {
+  const chosen = linesToRead(await detectText(preview, { maxSide: FULL_SIDE }), preview);
+  signal?.throwIfAborted();
+  return readChosen(preview, chosen, signal);
+}
+
+/** The chosen boxes read, checked and read again where in doubt. */
+async function readChosen(
+  preview: RgbImage,
+  chosen: readonly TextBoxFound[],
+  signal: AbortSignal | undefined,
+): Promise<ReadLine[]> {
   const cuts = chosen.map((line) => cropLine(preview, line.quad));
   // Told from the line's first cut, and then the same for every cut of it.
   const dotted = cuts.map(isDotted);

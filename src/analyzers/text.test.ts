@@ -1,5 +1,6 @@
 // The text analyzer on real pixels: a plate and a VIN label composited into a fixture photo, a dashboard
 // rendered with the system's DejaVu fonts, and a photo without text.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Value } from '@sinclair/typebox/value';
@@ -195,6 +196,14 @@ describe('text analyzer', () => {
     const { x, width } = part.vin.box!;
     expect(x).toBeGreaterThanOrEqual(300 / 1024);
     expect(x + width).toBeLessThanOrEqual(820 / 1024);
+  });
+
+  it('reads a windshield VIN the first look found only a piece of, looking again at full size', async () => {
+    // The detector, at the first look's scale, boxes only `KNAA` of the plate's widely spaced characters.
+    const photo = await preparedFrom(await readFile(path.join(PHOTOS, 'windshield-vin-spaced.jpg')));
+    const part = await textAnalyzer.analyse(photo, context({ vin: 'KNAADZDB2G8579073' }));
+    expect(part.vin).toMatchObject({ read: 'KNAADZDB2G8579073', check_digit_valid: true, match: true });
+    expect(part.plate.read).toBeNull();
   });
 
   it('reads an Abu Dhabi plate with its code, white on red beside the number', async () => {

@@ -13,16 +13,35 @@ import {
   slantedVinBand,
   vinPiecesRegion,
 } from './closer-look.js';
-import { readCrop, readLines } from './text-lines.js';
+import type { RgbImage } from './ocr/index.js';
+import { readCrop, readLines, readLinesAtFullSize, type ReadLine } from './text-lines.js';
 import { textPartFrom } from './text-part.js';
 
 /** Plate, VIN and odometer read from the image and compared with `context.inputMetaData`. */
 export async function readText(image: PreparedImage, context: AnalysisContext): Promise<TextPart> {
   const { preview } = image;
   const lines = await readLines(preview, context.signal);
+  const { part, seen } = await lookingForVin(preview, lines, context);
+  if (part.vin.read !== null || !onlyPieces(lines)) return part;
+  // The first look found only a few short pieces (`KNAA`, `S` and `A` of a VIN whose characters are
+  // spaced wide): the whole preview looked at again at its full size, where the line shows whole.
+  const full = await readLinesAtFullSize(preview, context.signal);
+  const again = await lookingForVin(preview, full, context);
+  if (again.part.vin.read === null) return part;
+  return textPartFrom([...seen, ...again.seen.map(forVinOnly)], context.inputMetaData);
+}
+
+/**
+ * The part read from `lines`, and where no VIN is read but what may be its pieces, from a closer look at
+ * them or along their line (./closer-look.ts); `seen` is every line the part was read from.
+ */
+async function lookingForVin(
+  preview: RgbImage,
+  lines: readonly ReadLine[],
+  context: AnalysisContext,
+): Promise<{ part: TextPart; seen: readonly ReadLine[] }> {
   const first = textPartFrom(lines, context.inputMetaData);
-  // No VIN read, but what may be its pieces: a closer look at them (./closer-look.ts).
-  if (first.vin.read !== null) return first;
+  if (first.vin.read !== null) return { part: first, seen: lines };
   const region = vinPiecesRegion(lines, preview.width / preview.height);
   let seen = lines;
   let part = first;
@@ -30,20 +49,27 @@ export async function readText(image: PreparedImage, context: AnalysisContext): 
     const closer = await readLines(closerLook(preview, region), context.signal);
     seen = [...lines, ...closer.map((line) => fromCloserLook(line, region))];
     part = textPartFrom(seen, context.inputMetaData);
-    if (part.vin.read !== null) return part;
+    if (part.vin.read !== null) return { part, seen };
   }
   // Pieces of a VIN down a slant, too few for a closer look or not read on it: read along their line.
   const band = slantedVinBand(lines, preview.width, preview.height);
-  if (!band) return part;
+  if (!band) return { part, seen };
   // The band is one line already, level: read as it is (the detector cuts its spaced characters apart).
   const along = await readCrop(alongBand(preview, band), context.signal);
-  if (!along || along.text.trim() === '') return part;
+  if (!along || along.text.trim() === '') return { part, seen };
   const whole = { x: 0, y: 0, width: 1, height: 1 };
-  return textPartFrom(
-    [...seen, fromBand({ ...endsTrimmed(along), box: whole }, band, preview.width, preview.height)],
-    context.inputMetaData,
-  );
+  seen = [...seen, fromBand({ ...endsTrimmed(along), box: whole }, band, preview.width, preview.height)];
+  return { part: textPartFrom(seen, context.inputMetaData), seen };
 }
+
+/** The first look found this many lines at most, each a run of letters and digits shorter than a VIN. */
+const FEW_PIECES = 3;
+const PIECE = /^[A-Z0-9]{1,16}$/;
+const onlyPieces = (lines: readonly ReadLine[]) =>
+  lines.length >= 1 && lines.length <= FEW_PIECES && lines.every((line) => PIECE.test(line.text.trim()));
+
+/** A line of the second look stands for the VIN only, as a closer look's do (./closer-look.ts). */
+const forVinOnly = (line: ReadLine): ReadLine => ({ ...line, vinOnly: true });
 
 export const textAnalyzer: ImageAnalyzer<typeof TextPart> = {
   name: 'text',
