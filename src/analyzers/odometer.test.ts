@@ -279,6 +279,15 @@ describe('odometer', () => {
     expect(matchOdometer([...cluster, line('25 62', 0.06)])).toBeUndefined();
   });
 
+  it('reads zeros set apart before a figure as its leading zeros: the label ODO read as 000', () => {
+    // Exploration photo odometer-digital-316: `ODO 459494` on a segment display, nothing beside it.
+    expect(matchOdometer([line('000 459494', 0.07)])).toMatchObject({ value: 459494, unit: null });
+    expect(matchOdometer([line('0 84993', 0.07)])).toMatchObject({ value: 84993 });
+    // Other numbers before it are not zeros.
+    expect(matchOdometer([line('100 459494', 0.07)])).toBeUndefined();
+    expect(matchOdometer([line('000 459 494 1', 0.07)])).toBeUndefined();
+  });
+
   it('reads four digits alone as the total where they are the tallest on a cluster', () => {
     // What the display of exploration photo odometer-digital-373 showed: a clock, a trip, a range.
     const cluster = [

@@ -110,10 +110,17 @@ function loneNumber(text: string, spaced: boolean): Figure | undefined {
   const plain = (group: string) => /^\d+$/.test(group) || /^\d{1,3}(?:[,.'’]\d{3})+$/.test(group);
   if (!groups.every(plain)) return undefined;
   const drum = groups.length >= 3 && groups.every((group) => group.length === 1);
-  if (groups.length > 1 && !drum && !spaced && !spacedThousands(groups)) return undefined;
+  if (groups.length > 1 && !drum && !spaced && !zerosApart(groups) && !spacedThousands(groups))
+    return undefined;
   const positions = [...text].flatMap((char, i) => (char >= '0' && char <= '9' ? [i] : []));
   return { digits: positions.map((i) => text.charAt(i)).join(''), positions };
 }
+
+/**
+ * Zeros set apart before a number (`000 459494`): a display's unused places, or its ODO label read as
+ * zeros. Whichever they are, the number's value is the same.
+ */
+const zerosApart = (groups: readonly string[]) => groups.length === 2 && /^0+$/.test(groups[0]!);
 
 /**
  * Groups of digits that are one number with its thousands set apart by a space (`25 625`, `00072 795`
