@@ -234,6 +234,20 @@ describe('odometer', () => {
     expect(confirmedBy('28352 KM')).toBeUndefined();
   });
 
+  it('takes a wider cut that also read the first stroke of the unit boxed apart as a 1 for the same figure', () => {
+    // Exploration photo odometer-digital-363: 177892 with its MI boxed apart; the wider cut reads 1778921.
+    const figure = { ...line('ODO 177892', 0.06), again: ['ODO 1778921'] };
+    const unit = (text: string, x = 0.61) => ({
+      ...line(text, 0.05),
+      box: { x, y: 0.505, width: 0.04, height: 0.05 },
+    });
+    expect(matchOdometer([figure, unit('MI')])).toMatchObject({ value: 177892, unit: 'mi' });
+    // Without the unit just after it, or with another digit more: in doubt.
+    expect(matchOdometer([figure])).toBeUndefined();
+    expect(matchOdometer([figure, unit('MI', 0.75)])).toBeUndefined();
+    expect(matchOdometer([{ ...figure, again: ['ODO 1778927'] }, unit('MI')])).toBeUndefined();
+  });
+
   it('tells an instrument cluster by its marks, or one mark beside an odometer read', () => {
     expect(showsInstrumentCluster([line('14:58'), line('88 km/h')], false)).toBe(true);
     expect(showsInstrumentCluster([line('14:58'), line('A8999')], true)).toBe(true);

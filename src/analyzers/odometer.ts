@@ -445,9 +445,16 @@ function figureOf(line: ReadLine, lines: readonly ReadLine[]): Candidate | undef
   // Read again from another cut, the line must show the same number: a seven-segment 1 read as 8, or a
   // drum missed, changes with the cut far more often than a digit read right. Only the digits are
   // compared (a label or unit misread, a stray mark at the end, changes nothing).
-  // A wider cut may also take in the drum the detector boxed apart: the same number then.
+  // A wider cut may also take in the drum the detector boxed apart, or the first stroke of the unit boxed
+  // apart just after the line (`177892` read again as `1778921`, its M's stroke a 1): the same number then.
+  const unitAfter =
+    !unitWord &&
+    lines.some((o) => o !== line && UNIT_ONLY.test(o.text.toUpperCase()) && endsRow(line, o.box));
   const confirmed = (line.again ?? []).every(
-    (text) => numberIn(text) === numberIn(raw) || (apart && numberIn(text) === numberIn(raw) + apart.digit),
+    (text) =>
+      numberIn(text) === numberIn(raw) ||
+      (apart && numberIn(text) === numberIn(raw) + apart.digit) ||
+      (unitAfter && numberIn(text) === `${numberIn(raw)}1`),
   );
   const tenths = !apart && ownTenths;
   const shown = tenths ? figure.digits.slice(0, -1) : figure.digits;
