@@ -320,6 +320,18 @@ describe('odometer', () => {
     expect(matchOdometer([...cluster, line('0624', 0.058)])).toBeUndefined();
   });
 
+  it('takes four digits far taller than the counter read for the total whose last drum was missed', () => {
+    // Exploration photo odometer-analogue-390: the total 1033 (its tenths drum missed) stands far taller
+    // than the trip counter 04871 beside it, the dial's numbers taller still.
+    const dial = ['100', '120', '140'].map((text) => line(text, 0.08));
+    const trip = line('04871', 0.056);
+    expect(matchOdometer([...dial, trip, line('1033', 0.075)])).toMatchObject({ value: 1033 });
+    expect(matchOdometer([...dial, trip, { ...line('1033', 0.075), again: ['1033Z'] }])).toBeUndefined();
+    // A figure only a little taller (a dial's `100` read with a tick) does not stand in the counter's way.
+    expect(matchOdometer([...dial, trip])).toMatchObject({ value: 4871 });
+    expect(matchOdometer([...dial, trip, line('1001', 0.06)])).toMatchObject({ value: 4871 });
+  });
+
   it('takes the unit from a box of its own beside or under the figure', () => {
     const figure = line('45218', 0.05);
     const right = { ...line('km', 0.05), box: { x: 0.61, y: 0.5, width: 0.04, height: 0.05 } };

@@ -342,20 +342,27 @@ function unitBeside(line: ReadLine, lines: readonly ReadLine[]): 'km' | 'mi' | n
 export function matchOdometer(lines: readonly ReadLine[]): OdometerMatch | undefined {
   const cluster = showsInstrumentCluster(lines, false);
   // On an instrument cluster a long figure is the total even without leading zeros (all drums turned,
-  // or a display that shows none): a plate's or a phone's number is not there.
+  // or a display that shows none): a plate's or a phone's number is not there. Four digits that do not
+  // stand out are no counter, but still a rival where far taller than the counter: the total whose last
+  // drum the detector missed (`1033` of 10337) beside the trip counter read whole (`04871`). Only far
+  // taller: a dial's `100` read with a tick (`1001`) stands a little taller than a counter.
   const figures = lines
     .flatMap((line) => figureOf(line, lines) ?? [])
-    .filter((figure) => !figure.short || (cluster && tallestOnCluster(figure.line, lines)))
-    .map((figure) => ({
-      ...figure,
-      counter: figure.counter || (cluster && figure.rival),
-    }));
+    .filter((figure) => !figure.short || cluster)
+    .map((figure) => {
+      const standsOut = !figure.short || tallestOnCluster(figure.line, lines);
+      return { ...figure, standsOut, counter: standsOut && (figure.counter || (cluster && figure.rival)) };
+    });
   const counters = figures.filter((figure) => figure.counter);
   const best = counters.reduce<Candidate | undefined>((a, b) => (a && a.score >= b.score ? a : b), undefined);
   // The likeliest counter read unsurely gives no reading rather than a lesser figure (a trip counter);
   // so does a taller figure that may be the total, only without the leading zeros that tell a counter.
   if (!best || best.doubtful) return undefined;
-  const taller = figures.filter((figure) => figure.rival && figure.match.box.height > best.match.box.height);
+  const taller = figures.filter(
+    (figure) =>
+      figure.rival &&
+      figure.match.box.height > (figure.standsOut ? 1 : TOTAL_OVER_TRIP) * best.match.box.height,
+  );
   if (taller.length === 0) return best.match;
   // A drum counter without leading zeros (all its drums turned) far taller than the one that has them,
   // nothing vouching for that one: the total beside the trip counter. Alone and sure, it is read.
