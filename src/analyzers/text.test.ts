@@ -8,7 +8,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextPart } from '../domain/result/detection-parts.js';
 import type { AnalysisContext, PreparedImage } from './analyzer.js';
-import { closeTextReader, textAnalyzer } from './text.js';
+import { closeTextReader, onlyPieces, textAnalyzer } from './text.js';
 import { preparedFrom } from '../../test/helpers/prepared-image.js';
 
 const PHOTOS = fileURLToPath(new URL('../../test/fixtures/photos/', import.meta.url));
@@ -204,6 +204,24 @@ describe('text analyzer', () => {
     const part = await textAnalyzer.analyse(photo, context({ vin: 'KNAADZDB2G8579073' }));
     expect(part.vin).toMatchObject({ read: 'KNAADZDB2G8579073', check_digit_valid: true, match: true });
     expect(part.plate.read).toBeNull();
+  });
+
+  it("looks again only where the first look found a VIN's pieces, not a photo's stray words", () => {
+    const lines = (...texts: string[]) =>
+      texts.map((text) => ({ text, confidence: 0.9, box: { x: 0.4, y: 0.5, width: 0.1, height: 0.03 } }));
+    for (const pieces of [['KNAA'], ['S', 'A'], ['08', 'W2'], ['A', 'BRU3903']])
+      expect(onlyPieces(lines(...pieces)), pieces.join(' ')).toBe(true);
+    // Letters no VIN holds, one character alone, a whole VIN's length or more, words, many lines.
+    for (const stray of [
+      ['OTO'],
+      ['INSPECTION42'],
+      ['1'],
+      ['1HGCM82633A004352'],
+      ['AB 123'],
+      ['A', 'B', 'C', 'D'],
+      [],
+    ])
+      expect(onlyPieces(lines(...stray)), stray.join(' ')).toBe(false);
   });
 
   it('reads an Abu Dhabi plate with its code, white on red beside the number', async () => {

@@ -62,11 +62,18 @@ async function lookingForVin(
   return { part: textPartFrom(seen, context.inputMetaData), seen };
 }
 
-/** The first look found this many lines at most, each a run of letters and digits shorter than a VIN. */
+/**
+ * The first look found this many lines at most, each a run of a VIN's characters (no I, O or Q: ISO
+ * 3779), together 2 to 16 of them. A photo's stray short words (`OTO`, `INSPECTION42`) and lone digits
+ * (`1`) do not pay for the second look; a windshield's `S` and `A` do.
+ */
 const FEW_PIECES = 3;
-const PIECE = /^[A-Z0-9]{1,16}$/;
-const onlyPieces = (lines: readonly ReadLine[]) =>
-  lines.length >= 1 && lines.length <= FEW_PIECES && lines.every((line) => PIECE.test(line.text.trim()));
+const PIECE = /^[A-HJ-NPR-Z0-9]+$/;
+export function onlyPieces(lines: readonly ReadLine[]): boolean {
+  const texts = lines.map((line) => line.text.trim());
+  const count = texts.join('').length;
+  return lines.length <= FEW_PIECES && texts.every((text) => PIECE.test(text)) && count >= 2 && count < 17;
+}
 
 /** A line of the second look stands for the VIN only, as a closer look's do (./closer-look.ts). */
 const forVinOnly = (line: ReadLine): ReadLine => ({ ...line, vinOnly: true });
