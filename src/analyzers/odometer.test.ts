@@ -155,6 +155,36 @@ describe('odometer', () => {
     });
   });
 
+  it('leaves out a white last drum whose digit turns only faintly, when its face is far lighter', () => {
+    // 00560 and a white tenths drum 0 under a shadow (exploration photo odometer-analogue-363): its cell
+    // no lighter than the others, its digit at 0.11, its face 62 against 7 at most.
+    const inks = [
+      [65, 65, 65],
+      [57, 57, 57],
+      [39, 39, 39],
+      [40, 40, 40],
+      [33, 33, 33],
+      [57, 57, 56],
+    ] as const;
+    const face = (level: number) => [level, level, level] as const;
+    const counter = (lastFace: number, polarity = [-0.29, -0.26, -0.33, -0.2, -0.29, 0.11]) => ({
+      ...line('005600'),
+      inks,
+      faces: [face(7), face(6), face(6), face(4), face(4), face(lastFace)],
+      polarity,
+    });
+    expect(matchOdometer([counter(62)])).toMatchObject({ value: 560 });
+    // A face not far lighter (a digit's strokes reaching into it), a digit not turned, or another drum
+    // not clearly light on dark: read whole.
+    expect(matchOdometer([counter(20)])).toMatchObject({ value: 5600 });
+    expect(matchOdometer([counter(62, [-0.29, -0.26, -0.33, -0.2, -0.29, -0.02])])).toMatchObject({
+      value: 5600,
+    });
+    expect(matchOdometer([counter(62, [-0.29, -0.26, -0.05, -0.2, -0.29, 0.11])])).toMatchObject({
+      value: 5600,
+    });
+  });
+
   it("counts the tenths drum among a counter's 5 digits, and does not mind its doubtful reading", () => {
     const black = [30, 30, 30] as const;
     const red = [180, 40, 40] as const;

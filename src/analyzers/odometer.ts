@@ -143,7 +143,8 @@ const medianInk = (inks: readonly Ink[]): Ink => [
 /**
  * Whether the figure's last digit is a tenths drum: lighter than the others, which are alike, and than
  * the drum beside it; or red (its cell or its face), the others not; or dark on light, the others light
- * on dark (most of them clearly, none clearly otherwise: glare greys a drum's white 6 to 0.09). Light
+ * on dark (most of them clearly, none clearly otherwise: glare greys a drum's white 6 to 0.09), or only
+ * faintly dark on light, the others all clearly light on dark, with a face far lighter than theirs. Light
  * falling across the counter (glare, a shadow's edge) makes the dark drums differ among themselves, but
  * none of them red, and turns none of their digits dark: under glare a white tenths drum's ground is no
  * lighter than theirs. Light growing along the counter lightens its last two drums alike (a warm cast
@@ -166,6 +167,16 @@ function endsInTenths(figure: Figure, line: Pick<ReadLine, 'inks' | 'faces' | 'p
     polarities.at(-1)! >= CLEAR_POLARITY &&
     median(polarities.slice(0, -1)) <= -CLEAR_POLARITY &&
     polarities.slice(0, -1).every((p) => p < CLEAR_POLARITY)
+  )
+    return true;
+  // A white drum under glare or a cast, its digit only faintly dark on light (0.11, 0.13), and then its
+  // face, which the digit does not cover, far lighter than every other drum's (62 against 7 at most).
+  if (
+    polarities &&
+    faces &&
+    polarities.at(-1)! > 0 &&
+    polarities.slice(0, -1).every((p) => p <= -CLEAR_POLARITY) &&
+    farLighterFace(faces)
   )
     return true;
   const typical = medianInk(others);
@@ -195,6 +206,19 @@ function lighterFace(faces: readonly Ink[]): boolean {
   const last = faces.at(-1)!;
   return distance(last, typical) > TENTHS_CONTRAST && lightness(last) > lightness(typical);
 }
+
+/**
+ * Whether the last drum's face is FACE_RATIO times as light as every other's, and FACE_MARGIN lighter
+ * (red.ts's lightness, the sum of the channels: 40 levels each): a white drum's face, not a black drum's a light digit's strokes reach into (148 against 11
+ * under a `2`, which is why the digit's polarity must turn as well).
+ */
+function farLighterFace(faces: readonly Ink[]): boolean {
+  const last = lightness(faces.at(-1)!);
+  const lightest = Math.max(...faces.slice(0, -1).map(lightness));
+  return last >= FACE_RATIO * lightest && last - lightest >= FACE_MARGIN;
+}
+const FACE_RATIO = 3;
+const FACE_MARGIN = 120;
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1, b1) - Math.max(a0, b0);
 
