@@ -80,7 +80,7 @@ const forVinOnly = (line: ReadLine): ReadLine => ({ ...line, vinOnly: true });
 
 export const textAnalyzer: ImageAnalyzer<typeof TextPart> = {
   name: 'text',
-  version: 'pp-ocrv4-10',
+  version: 'pp-ocrv4-11',
   schema: TextPart,
   // A generous limit that only a stuck model reaches: a photo's lines take about 0.3 s, the first call
   // loads the models (about 0.3 s more). The limit never decides what is read, only whether it fails.
