@@ -209,8 +209,9 @@ function lighterFace(faces: readonly Ink[]): boolean {
 
 /**
  * Whether the last drum's face is FACE_RATIO times as light as every other's, and FACE_MARGIN lighter
- * (red.ts's lightness, the sum of the channels: 40 levels each): a white drum's face, not a black drum's a light digit's strokes reach into (148 against 11
- * under a `2`, which is why the digit's polarity must turn as well).
+ * (red.ts's lightness, the sum of the channels: 40 levels each): a white drum's face. A black drum's
+ * face may be as light where its digit's strokes reach into it (148 against 11 under a `2`), which is
+ * why the digit's polarity must turn as well.
  */
 function farLighterFace(faces: readonly Ink[]): boolean {
   const last = lightness(faces.at(-1)!);

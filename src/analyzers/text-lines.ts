@@ -175,9 +175,9 @@ const DETECT_MAX_SIDE = 640;
 /**
  * The long side the detector sees a second time when it found nothing at DETECT_MAX_SIDE, or only a few
  * short pieces and no VIN (./text.ts): the preview's own (1024 px), where a windshield's VIN plate seen
- * steeply shows whole. It costs a photo without any text
- * about 2.5 times the first look (134 ms against 54 ms); 896 px cost 105 ms and read one VIN fewer of
- * 160 (docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
+ * steeply shows whole. It costs a photo without any text about 2.5 times the first look (134 ms against
+ * 54 ms); 896 px cost 105 ms and read one VIN fewer of 160
+ * (docs/adr/0015-pp-ocr-for-plates-vins-and-odometers.md).
  */
 const FULL_SIDE = 1024;
 /** At most this many boxes are read, the likeliest first: enough for a plate, a VIN label and a dashboard. */
