@@ -117,6 +117,17 @@ export function resampleRows(
   emit: (y: number, row: Float64Array) => void,
 ): void {
   const { data, width: sw, height: sh } = source;
+  // At scale 1 every output pixel is its source pixel (one sample, on its centre): handed over as it is,
+  // the same values without the two passes (the detector's look at the whole 1024 px preview).
+  if (scale === 1 && width <= sw && height <= sh) {
+    const row = new Float64Array(width * 3);
+    for (let y = 0; y < height; y++) {
+      const start = y * sw * 3;
+      for (let x = 0; x < width * 3; x++) row[x] = data[start + x]!;
+      emit(y, row);
+    }
+    return;
+  }
   const samples = samplesFor(1 / scale);
   const across = axisTaps(width, sw, scale, samples);
   const down = axisTaps(height, sh, scale, samples);
