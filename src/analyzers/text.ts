@@ -62,17 +62,24 @@ async function lookingForVin(
   return { part: textPartFrom(seen, context.inputMetaData), seen };
 }
 
-/**
- * The first look found this many lines at most, each a run of a VIN's characters (no I, O or Q: ISO
- * 3779), together 2 to 16 of them. A photo's stray short words (`OTO`, `INSPECTION42`) and lone digits
- * (`1`) do not pay for the second look; a windshield's `S` and `A` do.
- */
+/** The first look found this many lines at most, for the second look. */
 const FEW_PIECES = 3;
+/** A run of a VIN's characters: no I, O or Q (ISO 3779). */
 const PIECE = /^[A-HJ-NPR-Z0-9]+$/;
+const VIN_LENGTH = 17;
+
+/**
+ * Whether the first look found only what may be pieces of a VIN: FEW_PIECES lines at most, each a run
+ * of a VIN's characters, 2 of them at least together and fewer than a VIN's. A photo's stray short
+ * words (`OTO`, `INSPECTION42`) and lone digits (`1`) do not pay for the second look; a windshield's `S`
+ * and `A` do.
+ */
 export function onlyPieces(lines: readonly ReadLine[]): boolean {
   const texts = lines.map((line) => line.text.trim());
   const count = texts.join('').length;
-  return lines.length <= FEW_PIECES && texts.every((text) => PIECE.test(text)) && count >= 2 && count < 17;
+  return (
+    lines.length <= FEW_PIECES && texts.every((text) => PIECE.test(text)) && count >= 2 && count < VIN_LENGTH
+  );
 }
 
 /** A line of the second look stands for the VIN only, as a closer look's do (./closer-look.ts). */
