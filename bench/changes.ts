@@ -1,5 +1,5 @@
 // How well comparePhotos (src/analyzers/changes/compare.ts) finds new damage between two photos of one
-// vehicle, on the change set of bench/lib/change-set.ts: 180 pairs of 4000x3000 JPEGs of a drawn car,
+// vehicle, on the change set of bench/lib/change-set.ts: 300 pairs of 4000x3000 JPEGs of a drawn car,
 // the second taken from a slightly different place, in other light, before another backdrop on half of
 // them, with 0 to 3 damages drawn on it (a third of the pairs without any). A fifth is held out.
 //
