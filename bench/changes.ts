@@ -29,12 +29,10 @@ import {
   COMPARISON_PREVIEW,
   comparePhotos,
   grownBox,
-  type ChangeRegion,
   type Comparison,
 } from '../src/analyzers/changes/compare.js';
-import type { FractionBox } from '../src/analyzers/ocr/types.js';
 import { prepareImage } from '../src/analyzers/prepare.js';
-import { changeSet, changeSetDigest, type ChangePair, type Damage } from './lib/change-set.js';
+import { changeSet, changeSetDigest, covers, type ChangePair } from './lib/change-set.js';
 import { renderSet, type Part } from './lib/reading-set.js';
 import { median, percentile } from './lib/stats.js';
 
@@ -45,23 +43,6 @@ if (ONLY_PART !== undefined && ONLY_PART !== 'tuning' && ONLY_PART !== 'held-out
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const print = (line = '') => process.stdout.write(`${line}\n`);
-
-/** The area the two boxes have in common. */
-function intersection(a: FractionBox, b: FractionBox): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w <= 0 || h <= 0 ? 0 : w * h;
-}
-const area = (box: FractionBox) => box.width * box.height;
-/**
- * A region covers a damage when their boxes have a quarter of the smaller in common, and the damage is
- * not lost in it: what they have in common is a twentieth of the region at least. A region around the
- * whole vehicle shows a reviewer nothing, and covers no damage.
- */
-const covers = (region: ChangeRegion, damage: Damage) => {
-  const common = intersection(region.box, damage.box);
-  return common >= 0.25 * Math.min(area(region.box), area(damage.box)) && common >= area(region.box) / 20;
-};
 
 /** A pixel differs visibly by this much (of 255) in one channel at least... */
 const VISIBLE_LEVELS = 12;

@@ -254,3 +254,20 @@ export function changeSet(): ChangePair[] {
 /** A digest of the whole set, to tell that two runs measured the same pairs. */
 export const changeSetDigest = (pairs: readonly ChangePair[]): string =>
   createHash('sha256').update(JSON.stringify(pairs)).digest('hex').slice(0, 12);
+
+/** The area the two boxes have in common. */
+function intersection(a: Box, b: Box): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w <= 0 || h <= 0 ? 0 : w * h;
+}
+const area = (box: Box) => box.width * box.height;
+/**
+ * A region covers a damage when their boxes have a quarter of the smaller in common, and the damage is
+ * not lost in it: what they have in common is a twentieth of the region at least. A region around the
+ * whole vehicle shows a reviewer nothing, and covers no damage.
+ */
+export const covers = (region: { box: Box }, damage: Damage) => {
+  const common = intersection(region.box, damage.box);
+  return common >= 0.25 * Math.min(area(region.box), area(damage.box)) && common >= area(region.box) / 20;
+};

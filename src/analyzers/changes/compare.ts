@@ -3,19 +3,22 @@
 // ./register.ts), each of their colour planes divided by its own soft illumination, and a pixel counted
 // as changed when, in two planes of the three at least, it lies outside the range the other photo shows
 // within TOLERANCE pixels of it by more than a threshold that grows with the earlier photo's local
-// contrast. Changed pixels form regions, kept only when they lie inside the vehicle's box, on the
-// vehicle (within the hull of the features the transform carries to their matches and of the cells
-// where both photos agree: the background and the ground do not follow it; or on that hull's rows and
-// solid: ./extent.ts), and cannot be found in the earlier photo a few pixels away (what moves with the
-// viewpoint: parts at another depth). Flat paint that gained fine texture (a scuff's faint strokes,
-// each too faint alone) makes regions too (./texture.ts). The maps are made around the vehicle's box
-// only. The work is bounded by sizes (both photos at COMPARE_SIDE) and counts (features, regions),
-// never by time: the same pair gives the same regions on any machine
-// (docs/adr/0016-change-detection-with-opencv.md).
+// contrast. Changed pixels form candidate regions inside the vehicle's box; flat paint that gained fine
+// texture (a scuff's faint strokes, each too faint alone) makes candidates too (./texture.ts). Each is
+// described by a few numbers (./candidates.ts): on the vehicle or not (within the hull of the features
+// the transform carries and of the cells where both photos agree, or on its rows and solid:
+// ./extent.ts), found in the earlier photo a few pixels away or not (what moves with the viewpoint),
+// how strongly it differs; decision trees fitted on the change bench say which are damage
+// (./judge.ts). The maps are made around the vehicle's box only. The work is bounded by sizes (both
+// photos at COMPARE_SIDE) and counts (features, regions, trees), never by time: the same pair gives the
+// same regions on any machine (docs/adr/0016-change-detection-with-opencv.md).
 import type { PreviewSize } from '../prepare.js';
 import type { FractionBox, Point, RgbImage } from '../ocr/types.js';
 import { withMats, type Cv, type Keep, type Mat } from './opencv.js';
-import { agreeingCells, grownHull, onVehicle, vehicleExtent, within } from './extent.js';
+import { agreeingCells, grownHull, vehicleExtent, within } from './extent.js';
+import { describe, type Candidate, type CandidateSource } from './candidates.js';
+import { likelihood, type Trees } from './judge.js';
+import judgeModel from './judge-model.json' with { type: 'json' };
 import { register, type PixelBox } from './register.js';
 import { newEdges } from './texture.js';
 
@@ -46,9 +49,10 @@ export const COMPARISON_PREVIEW: PreviewSize = { maxSide: COMPARE_SIDE, kernel: 
 /**
  * Sensor and JPEG noise is smoothed away first: blur sigma (pixels). A light scratch on light paint is
  * one or two pixels wide here, and a wider blur takes it under CHANGED_ABOVE. Tuning part (damages
- * found; false regions per pair with damage, without change), with MIN_REGION_SCORE: 1.2 px, 50/64,
- * 0.16, 0.19; 0.8 px, 52/64, 0.16, 0.31 (without the score: 1.2 px, 50/64, 0.19, 0.31; 0.8 px, 52/64,
- * 0.19, 0.44: the light's streaks and noise blotches on the body, which the score drops).
+ * found; false regions per pair with damage, without change), with a floor on the regions' score (stop
+ * 35): 1.2 px, 50/64, 0.16, 0.19; 0.8 px, 52/64, 0.16, 0.31 (without the score: 1.2 px, 50/64, 0.19,
+ * 0.31; 0.8 px, 52/64, 0.19, 0.44: the light's streaks and noise blotches on the body, which the score
+ * dropped).
  */
 const NOISE_SIGMA = 0.8;
 /**
@@ -78,26 +82,23 @@ const CHANGED_ABOVE = 12;
 const TEXTURE_SHARE = 0.3;
 const TEXTURE_RADIUS = 3;
 /**
- * A region smaller than this share of the vehicle box is noise; one smaller than SMALL_REGION_SHARE is
- * kept only when it differs strongly (SMALL_REGION_SCORE): a short scratch, or one broken in pieces where
- * it crosses paint of its own colour. Tuning part (damages found; false regions per pair with damage,
- * without change), with the thin changes kept (THIN_CHANGE_PIXELS): 0.2 %, 51/64, 0.13, 0.31; 0.15 %,
- * 52/64, 0.25, 0.38; 0.1 %, 55/64, 0.34, 0.56, and with the strong score asked below 0.2 %, 55/64, 0.13,
- * 0.38. The false regions under 0.2 % scored 0.2–0.41 but for one highlight (0.79), the true ones
- * 0.47–0.81 but for a dent (0.26, kept by its larger box).
+ * Candidate regions are made from this share of the vehicle box up; which of them are damage, the trees
+ * of ./judge.ts say (JUDGED_DAMAGE), at most MAX_REGIONS of them, the likeliest first. Until stop 47 a
+ * chain of rules judged them (regions from 0.1 % of the box, those under 0.2 % only when they differ by
+ * 0.45 of 128 levels on average, the others by 0.195; texture regions on paint flat before to 8 levels,
+ * new edges 55 % of their pixels on average): docs/adr/0016-change-detection-with-opencv.md.
  */
-const MIN_REGION_SHARE = 0.001;
-const SMALL_REGION_SHARE = 0.002;
-const SMALL_REGION_SCORE = 0.45;
+const CANDIDATE_SHARE = 0.0005;
 /**
- * A region whose changed pixels lie on average less far than this outside the other photo's range (a
- * share of 128 levels: about 25, twice CHANGED_ABOVE) is a slight shift of light, a streak or noise,
- * not damage, which differs strongly somewhere. Tuning part, with the 0.8 px blur: 0.18 kept a streak
- * (false regions without change 0.38); 0.19 and 0.2 gave 52/64, 0.16, 0.31; 0.21 lost two dents, the
- * faintest damage.
+ * The likelihood from which a candidate is damage. Tuning part of the 300 pairs (`npm run
+ * train:changes`: the trees fitted on four fifths of its pairs and judging the fifth left out, in turn;
+ * found of 316; false regions per pair with damage, without change): 0.35, 277, 0.35, 0.29; 0.4, 268,
+ * 0.27, 0.21; 0.45, 263, 0.24, 0.17; 0.5, 259, 0.17, 0.10. The rules before: 243, 0.41, 0.31. 0.4
+ * leaves a margin under the targets (0.5 and 0.3).
  */
-const MIN_REGION_SCORE = 0.195;
+const JUDGED_DAMAGE = 0.4;
 const MAX_REGIONS = 8;
+const MODEL = judgeModel as Trees;
 
 /** `box` grown by `share` of its size on every side, within the image. */
 export function grownBox(box: FractionBox, share: number): FractionBox {
@@ -115,7 +116,60 @@ export function grownBox(box: FractionBox, share: number): FractionBox {
  * The changes from `before` to `after` (raw RGB previews), looked for inside `vehicle` (a box in
  * `after`, fractions; the whole photo when absent).
  */
-export function comparePhotos(before: RgbImage, after: RgbImage, vehicle?: FractionBox): Promise<Comparison> {
+export async function comparePhotos(
+  before: RgbImage,
+  after: RgbImage,
+  vehicle?: FractionBox,
+): Promise<Comparison> {
+  const found = await candidateRegions(before, after, vehicle);
+  if (found.status === 'not_aligned') return found;
+  return { status: 'compared', regions: judgedRegions(found.candidates) };
+}
+
+/**
+ * The candidates the trees judge damage (a likelihood of `least` at least), the likeliest first, each
+ * shown once (mostlyWithin), MAX_REGIONS at most.
+ */
+export function judgedRegions(
+  candidates: readonly JudgedCandidate[],
+  likelihoodOf = (features: number[]) => likelihood(MODEL, features),
+  least = JUDGED_DAMAGE,
+): ChangeRegion[] {
+  const judged = candidates
+    .map((candidate) => ({ ...candidate, likelihood: likelihoodOf(candidate.features) }))
+    .filter((candidate) => candidate.likelihood >= least)
+    .sort((p, q) => q.likelihood - p.likelihood);
+  const regions: ChangeRegion[] = [];
+  for (const { box, score } of judged)
+    if (regions.length < MAX_REGIONS && !regions.some((kept) => mostlyWithin(box, kept.box)))
+      regions.push({ box, score });
+  return regions;
+}
+
+/**
+ * Whether half of `box` at least lies within `other`: the same change found twice (by its range and by
+ * its texture, or whole and again from the core of an edge region) is shown once.
+ */
+function mostlyWithin(box: FractionBox, other: FractionBox): boolean {
+  const w = Math.min(box.x + box.width, other.x + other.width) - Math.max(box.x, other.x);
+  const h = Math.min(box.y + box.height, other.y + other.height) - Math.max(box.y, other.y);
+  return w > 0 && h > 0 && w * h >= 0.5 * box.width * box.height;
+}
+
+/** A candidate region in the later photo (fractions), with the numbers the trees judge it by. */
+export type JudgedCandidate = ChangeRegion & { features: number[] };
+
+/**
+ * Every candidate region of the comparison, before the trees judge them: what comparePhotos() keeps
+ * from, and what bench/train-changes.ts fits the trees on.
+ */
+export function candidateRegions(
+  before: RgbImage,
+  after: RgbImage,
+  vehicle?: FractionBox,
+): Promise<
+  { status: 'compared'; candidates: JudgedCandidate[] } | { status: 'not_aligned'; inliers: number }
+> {
   return withMats((cv, keep) => {
     const colourAfter = keep(colour(cv, keep, after));
     const colourBefore = keep(colour(cv, keep, before));
@@ -155,7 +209,7 @@ export function comparePhotos(before: RgbImage, after: RgbImage, vehicle?: Fract
     const local = { ...roi, x: roi.x - work.x, y: roi.y - work.y };
     const features = homography.extent.map(([x, y]): Point => [x - work.x, y - work.y]);
     const extent = vehicleExtent(features, agreeingCells(images, local));
-    const regions = regionsOf(cv, keep, images, local, extent).map(({ box, score }) => ({
+    const candidates = candidatesOf(cv, keep, images, local, extent).map(({ box, score, features }) => ({
       box: {
         x: (box.x + work.x) / a.cols,
         y: (box.y + work.y) / a.rows,
@@ -163,8 +217,9 @@ export function comparePhotos(before: RgbImage, after: RgbImage, vehicle?: Fract
         height: box.height / a.rows,
       },
       score,
+      features,
     }));
-    return { status: 'compared', regions };
+    return { status: 'compared', candidates };
   });
 }
 
@@ -368,18 +423,12 @@ interface Images {
 }
 
 /**
- * The changed regions: pixels over the threshold, joined, as boxes. Regions reaching out of the
- * vehicle's box are left out (the background and the ground around the vehicle), but their pixels well
- * inside the vehicle's extent are joined again alone (CORE_INSET); so are regions whose pixels are found in the earlier photo within SEARCH pixels (what moved with the viewpoint: the ground,
- * reflections, parts at another depth).
+ * The candidate regions: changed pixels joined, inside the vehicle's box. Regions reaching out of it are
+ * left out (the background and the ground around the vehicle), but their pixels well inside the
+ * vehicle's extent are joined again alone (CORE_INSET). Then the regions where flat paint gained
+ * texture (texturedCandidates).
  */
-function regionsOf(
-  cv: Cv,
-  keep: Keep,
-  images: Images,
-  roi: PixelBox,
-  extent: Point[],
-): { box: PixelBox; score: number }[] {
+function candidatesOf(cv: Cv, keep: Keep, images: Images, roi: PixelBox, extent: Point[]): Candidate[] {
   const { difference, valid } = images;
   const [width, height] = [difference.cols, difference.rows];
   const ring = ringOf(roi, width, height);
@@ -395,11 +444,12 @@ function regionsOf(
       if (v[i] && excess[i]! > CHANGED_ABOVE) c[i] = 255;
     }
   withoutSpecks(cv, keep, changed);
-  const boxArea = roi.width * roi.height;
-  const minArea = MIN_REGION_SHARE * boxArea;
+  const minArea = CANDIDATE_SHARE * roi.width * roi.height;
   const inside = insideOf(roi);
   const first = joinedRegions(cv, keep, changed, minArea);
-  const candidates = first.regions.filter((r) => inside(r.box));
+  const regions: { source: CandidateSource; region: Joined }[] = first.regions
+    .filter((r) => inside(r.box))
+    .map((region) => ({ source: 'range', region }));
   {
     // A region reaching the box's edge may hold a damage joined to the background through the
     // vehicle's outline: its changed pixels well inside the vehicle's extent are joined again alone.
@@ -412,40 +462,35 @@ function regionsOf(
         const i = y * width + x;
         if (c[i] && edge.has(l[i]!) && core([x, y])) n[i] = 255;
       }
-    candidates.push(...joinedRegions(cv, keep, inner, minArea).regions.filter((r) => inside(r.box)));
+    for (const region of joinedRegions(cv, keep, inner, minArea).regions)
+      if (inside(region.box)) regions.push({ source: 'core', region });
   }
-  const regions: { box: PixelBox; score: number }[] = [];
   const d = difference.data32F;
-  for (const { box, pixels, area } of candidates) {
-    if (!onVehicle(extent, box, pixels.length)) continue;
-    if (pixels.length === 0 || foundNearby(images, pixels, width, height)) continue;
-    let sum = 0;
-    for (const i of pixels) sum += Math.min(1, d[i]! / 128);
-    const score = sum / pixels.length;
-    const least = area < SMALL_REGION_SHARE * boxArea ? SMALL_REGION_SCORE : MIN_REGION_SCORE;
-    if (score >= least) regions.push({ box, score });
+  const candidates: Candidate[] = [];
+  for (const { source, region } of regions) {
+    const { box, pixels, area } = region;
+    if (pixels.length === 0) continue;
+    const strengths = pixels.map((i) => Math.min(1, d[i]! / 128)).sort((p, q) => q - p);
+    const half = Math.ceil(strengths.length / 2);
+    const nearest = nearestMatch(images, pixels, width, height);
+    const measures = {
+      strength: mean(strengths),
+      strongest: mean(strengths.slice(0, half)),
+      flatBefore: 0,
+      found: nearest.found,
+      ...lightAndTexture(images, pixels, width),
+      nearest,
+    };
+    candidates.push(describe(source, { box, area, changed: pixels.length }, measures, { roi, extent }));
   }
-  regions.push(...texturedRegions(cv, keep, images, roi, extent, regions));
-  return regions.sort((p, q) => q.score - p.score).slice(0, MAX_REGIONS);
+  candidates.push(...texturedCandidates(cv, keep, images, roi, extent, candidates));
+  return candidates;
 }
 
-/**
- * Texture gained (./texture.ts): where new edges are at least this share of the pixels around, in a
- * region of MIN_REGION_SHARE of the box at least; on paint that had little texture before (the median
- * of the earlier photo's gradient over the region at most TEXTURE_FLAT levels: the grille, the lights
- * and the plate's characters move with the viewpoint, and their edges come out new); whose new edges
- * are TEXTURE_SCORE of its pixels on average (its score). Tuning part of the 144 pairs (found of 193;
- * false regions per pair with damage, without change), against 150, 0.29, 0.29 without: a share of
- * 0.35 anywhere, 164, 1.76, 1.88; on flat paint (4, 8 or 16 levels), 153, 0.34, 0.33; 157, 0.43, 0.56;
- * 159, 0.75, 0.98; a share of 0.45 on 8 levels, 159, 0.36, 0.35; with the mean share 0.55 or 0.6, 156,
- * 0.29, 0.31 and 153, 0.29, 0.29. Regions of 0.3 % or 0.6 % of the box: fewer found, as many false.
- * The flat bound raised with the photo's grain (twice the 5th percentile of the earlier photo's texture
- * over the box, or it plus 4 or 5 levels), for photos noisier than the renderings: 155–156 found, 0.29,
- * 0.35–0.38; a fixed bound is kept, and grainy paint only gives fewer regions.
- */
+const mean = (values: readonly number[]) => values.reduce((s, v) => s + v, 0) / Math.max(1, values.length);
+
+/** New edges (./texture.ts) at least this share of the pixels around make a texture candidate. */
 const TEXTURE_SHARE_AROUND = 0.45;
-const TEXTURE_FLAT = 8;
-const TEXTURE_SCORE = 0.55;
 
 /** Whether a box lies inside `roi`, touching none of its edges. */
 const insideOf = (roi: PixelBox) => (box: PixelBox) =>
@@ -455,17 +500,17 @@ const insideOf = (roi: PixelBox) => (box: PixelBox) =>
   box.y + box.height < roi.y + roi.height - 1;
 
 /**
- * Regions where the later photo gained texture (./texture.ts): inside the vehicle's box and on its
- * extent, of MIN_REGION_SHARE of the box at least, and apart from the regions found already.
+ * Candidates where the later photo gained texture (./texture.ts): inside the vehicle's box, with whether
+ * they lie on a range candidate that is on the vehicle and not found nearby (`changes`).
  */
-function texturedRegions(
+function texturedCandidates(
   cv: Cv,
   keep: Keep,
   images: Images,
   roi: PixelBox,
   extent: Point[],
-  found: readonly { box: PixelBox }[],
-): { box: PixelBox; score: number }[] {
+  changes: readonly Candidate[],
+): Candidate[] {
   const { density, earlier } = newEdges(cv, keep, images.after, images.before, TOLERANCE);
   const width = density.cols;
   const mask = keep(cv.Mat.zeros(density.rows, width, cv.CV_8UC1));
@@ -476,24 +521,27 @@ function texturedRegions(
       const i = y * width + x;
       if (v[i] && d[i]! >= TEXTURE_SHARE_AROUND) m[i] = 255;
     }
-  const boxArea = roi.width * roi.height;
   const inside = insideOf(roi);
   const overlaps = (a: PixelBox, b: PixelBox) =>
     Math.min(a.x + a.width, b.x + b.width) > Math.max(a.x, b.x) &&
     Math.min(a.y + a.height, b.y + b.height) > Math.max(a.y, b.y);
-  const out: { box: PixelBox; score: number }[] = [];
-  const joined = joinedRegions(cv, keep, mask, MIN_REGION_SHARE * boxArea).regions;
-  // Views taken again after the last Mat is made (see regionsOf).
+  const kept = changes.filter((other) => other.onVehicle && !other.foundNearby);
+  const out: Candidate[] = [];
+  const joined = joinedRegions(cv, keep, mask, CANDIDATE_SHARE * roi.width * roi.height).regions;
+  // Views taken again after the last Mat is made (see candidatesOf).
   [d, e] = [density.data32F, earlier.data32F];
-  for (const { box, pixels } of joined) {
-    if (!inside(box) || !onVehicle(extent, box, pixels.length)) continue;
-    if (found.some((other) => overlaps(other.box, box))) continue;
+  for (const { box, pixels, area } of joined) {
+    if (!inside(box) || pixels.length === 0) continue;
     const before = pixels.map((i) => e[i]!).sort((p, q) => p - q);
-    if (before[Math.floor(before.length / 2)]! > TEXTURE_FLAT) continue;
-    let sum = 0;
-    for (const i of pixels) sum += d[i]!;
-    const score = sum / pixels.length;
-    if (score >= TEXTURE_SCORE) out.push({ box, score });
+    const measures = {
+      strength: mean(pixels.map((i) => d[i]!)),
+      strongest: 0,
+      flatBefore: before[Math.floor(before.length / 2)]!,
+      found: kept.some((other) => overlaps(other.box, box)),
+      ...lightAndTexture(images, pixels, width),
+      nearest: nearestMatch(images, pixels, width, images.after.rows),
+    };
+    out.push(describe('texture', { box, area, changed: pixels.length }, measures, { roi, extent }));
   }
   return out;
 }
@@ -548,7 +596,7 @@ function withoutSpecks(cv: Cv, keep: Keep, changed: Mat): void {
     if (area >= THIN_CHANGE_PIXELS && area <= THIN_CHANGE_WIDTH * longerSide) thin[k] = 1;
     if (area < THIN_CHANGE_PIXELS) short[k] = 1;
   }
-  // Views taken after the last Mat is made (see regionsOf), again after boxFilter's.
+  // Views taken after the last Mat is made (see candidatesOf), again after boxFilter's.
   const shortChanges = keep(cv.Mat.zeros(changed.rows, changed.cols, cv.CV_8UC1));
   const [l, m] = [labels.data32S, shortChanges.data];
   for (let i = 0; i < l.length; i++) if (short[l[i]!]) m[i] = 255;
@@ -632,16 +680,23 @@ function changedPixels(
 }
 
 /**
- * Whether the later photo's `changed` pixels (SEARCH_SAMPLES of them at most, evenly taken) appear in
- * the earlier one shifted by at most SEARCH pixels: their mean absolute difference at some shift under
- * FOUND_BELOW (the search stops at the first).
+ * The shift (within SEARCH pixels) at which the later photo's `changed` pixels (SEARCH_SAMPLES of them
+ * at most, evenly taken) look most like the earlier photo: their mean absolute difference there, how
+ * far it is, and that difference over the unshifted one's. `found` when it is under FOUND_BELOW: the
+ * patch moved with the viewpoint (a part at another depth, a reflection).
  */
-function foundNearby(images: Images, changed: readonly number[], width: number, height: number): boolean {
+function nearestMatch(
+  images: Images,
+  changed: readonly number[],
+  width: number,
+  height: number,
+): { found: boolean; difference: number; distance: number; ratio: number } {
   const a = images.after.data32F;
   const b = images.before.data32F;
   const v = images.valid.data;
   const step = Math.ceil(changed.length / SEARCH_SAMPLES);
   const pixels = changed.filter((_, k) => k % step === 0);
+  let [best, distance] = [Infinity, 0];
   for (let dy = -SEARCH; dy <= SEARCH; dy++)
     for (let dx = -SEARCH; dx <= SEARCH; dx++) {
       let sum = 0;
@@ -654,7 +709,32 @@ function foundNearby(images: Images, changed: readonly number[], width: number, 
         sum += Math.abs(a[i]! - b[j]!);
         n++;
       }
-      if (n > pixels.length / 2 && sum / n < FOUND_BELOW) return true;
+      if (n > pixels.length / 2 && sum / n < best) [best, distance] = [sum / n, Math.hypot(dx, dy)];
     }
-  return false;
+  const unshifted = mean(pixels.map((i) => Math.abs(a[i]! - b[i]!)));
+  if (!Number.isFinite(best)) return { found: false, difference: NO_MATCH, distance: 0, ratio: 1 };
+  return { found: best < FOUND_BELOW, difference: best, distance, ratio: best / (unshifted + 1) };
+}
+
+/** What nearestMatch() says where no shift keeps half the pixels in the earlier photo. */
+const NO_MATCH = 99;
+
+/**
+ * The mean change of light over `pixels` (the later photo less the earlier, levels of 128), and the
+ * earlier photo's fine texture there (its mean difference with the pixels right and below).
+ */
+function lightAndTexture(
+  images: Images,
+  pixels: readonly number[],
+  width: number,
+): { lighter: number; textureBefore: number } {
+  const a = images.after.data32F;
+  const b = images.before.data32F;
+  let [lighter, texture] = [0, 0];
+  for (const i of pixels) {
+    lighter += a[i]! - b[i]!;
+    texture += Math.abs(b[i]! - (b[i + 1] ?? b[i]!)) + Math.abs(b[i]! - (b[i + width] ?? b[i]!));
+  }
+  const n = Math.max(1, pixels.length);
+  return { lighter: lighter / n, textureBefore: texture / n };
 }
