@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES } from './candidates.js';
-import { fitTrees, likelihood, type TreeNode, type Trees } from './judge.js';
+import { FIT_OPTIONS, fitTrees, likelihood, type TreeNode, type Trees } from './judge.js';
 import model from './judge-model.json' with { type: 'json' };
 
 /** Evenly spread points of the unit square, and whether each lies in a corner of it. */
@@ -33,7 +33,7 @@ describe('the trees that judge candidate regions', () => {
 
   it('as shipped, split only on the numbers a candidate has', () => {
     const shipped = model as Trees;
-    expect(shipped.trees.length).toBe(150);
+    expect(shipped.trees.length).toBe(FIT_OPTIONS.rounds);
     const used = new Set(shipped.trees.flatMap(features));
     expect(Math.max(...used)).toBeLessThan(FEATURE_NAMES.length);
   });
