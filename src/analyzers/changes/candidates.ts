@@ -62,7 +62,7 @@ export const FEATURE_NAMES = [
 ] as const;
 
 /** A candidate and its numbers, in FEATURE_NAMES' order. */
-export function describe(
+export function describeCandidate(
   source: CandidateSource,
   region: { box: PixelBox; area: number; changed: number },
   measures: Measures,

@@ -16,7 +16,7 @@ import type { PreviewSize } from '../prepare.js';
 import type { FractionBox, Point, RgbImage } from '../ocr/types.js';
 import { withMats, type Cv, type Keep, type Mat } from './opencv.js';
 import { agreeingCells, grownHull, vehicleExtent, within } from './extent.js';
-import { describe, type Candidate, type CandidateSource } from './candidates.js';
+import { describeCandidate, type Candidate, type CandidateSource } from './candidates.js';
 import { likelihood, type Trees } from './judge.js';
 import judgeModel from './judge-model.json' with { type: 'json' };
 import { register, type PixelBox } from './register.js';
@@ -481,7 +481,9 @@ function candidatesOf(cv: Cv, keep: Keep, images: Images, roi: PixelBox, extent:
       ...lightAndTexture(images, pixels, width),
       nearest,
     };
-    candidates.push(describe(source, { box, area, changed: pixels.length }, measures, { roi, extent }));
+    candidates.push(
+      describeCandidate(source, { box, area, changed: pixels.length }, measures, { roi, extent }),
+    );
   }
   candidates.push(...texturedCandidates(cv, keep, images, roi, extent, candidates));
   return candidates;
@@ -541,7 +543,7 @@ function texturedCandidates(
       ...lightAndTexture(images, pixels, width),
       nearest: nearestMatch(images, pixels, width, images.after.rows),
     };
-    out.push(describe('texture', { box, area, changed: pixels.length }, measures, { roi, extent }));
+    out.push(describeCandidate('texture', { box, area, changed: pixels.length }, measures, { roi, extent }));
   }
   return out;
 }
