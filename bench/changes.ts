@@ -124,7 +124,7 @@ function report(outcomes: Outcome[], part: Part) {
     `${part} part (${rows.length} pairs: ${damaged.length} with ${all.length} damages, ${hidden} of them not visible; ${unchanged.length} without change)`,
   );
   print(
-    `  recall:                          ${found}/${damages.length} (${damages.length ? Math.round((found / damages.length) * 100) : '-'} %)`,
+    `  recall:                          ${found}/${damages.length} (${damages.length ? ((found / damages.length) * 100).toFixed(1) : '-'} %)`,
   );
   print(`  false regions per damaged pair:  ${per(sum(damaged, falseOf), damaged.length)}`);
   print(`  false regions per unchanged pair: ${per(sum(unchanged, falseOf), unchanged.length)}`);
