@@ -151,9 +151,15 @@ export function judgedRegions(
  * its texture, or whole and again from the core of an edge region) is shown once.
  */
 function mostlyWithin(box: FractionBox, other: FractionBox): boolean {
-  const w = Math.min(box.x + box.width, other.x + other.width) - Math.max(box.x, other.x);
-  const h = Math.min(box.y + box.height, other.y + other.height) - Math.max(box.y, other.y);
-  return w > 0 && h > 0 && w * h >= 0.5 * box.width * box.height;
+  const common = commonArea(box, other);
+  return common > 0 && common >= 0.5 * box.width * box.height;
+}
+
+/** The area two boxes (fractions or pixels) have in common, 0 when they do not overlap. */
+function commonArea(a: FractionBox | PixelBox, b: FractionBox | PixelBox): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
 }
 
 /** A candidate region in the later photo (fractions), with the numbers the trees judge it by. */
@@ -524,9 +530,6 @@ function texturedCandidates(
       if (v[i] && d[i]! >= TEXTURE_SHARE_AROUND) m[i] = 255;
     }
   const inside = insideOf(roi);
-  const overlaps = (a: PixelBox, b: PixelBox) =>
-    Math.min(a.x + a.width, b.x + b.width) > Math.max(a.x, b.x) &&
-    Math.min(a.y + a.height, b.y + b.height) > Math.max(a.y, b.y);
   const kept = changes.filter((other) => other.onVehicle && !other.foundNearby);
   const out: Candidate[] = [];
   const joined = joinedRegions(cv, keep, mask, CANDIDATE_SHARE * roi.width * roi.height).regions;
@@ -539,7 +542,7 @@ function texturedCandidates(
       strength: mean(pixels.map((i) => d[i]!)),
       strongest: 0,
       flatBefore: before[Math.floor(before.length / 2)]!,
-      found: kept.some((other) => overlaps(other.box, box)),
+      found: kept.some((other) => commonArea(other.box, box) > 0),
       ...lightAndTexture(images, pixels, width),
       nearest: nearestMatch(images, pixels, width, images.after.rows),
     };
