@@ -701,20 +701,29 @@ function nearestMatch(
   const v = images.valid.data;
   const step = Math.ceil(changed.length / SEARCH_SAMPLES);
   const pixels = changed.filter((_, k) => k % step === 0);
+  // Their places and values in typed arrays: this search is a tenth of a comparison's time.
+  const count = pixels.length;
+  const [xs, ys, values] = [new Int32Array(count), new Int32Array(count), new Float32Array(count)];
+  pixels.forEach((i, k) => {
+    xs[k] = i % width;
+    ys[k] = (i - xs[k]) / width;
+    values[k] = a[i]!;
+  });
   let [best, distance] = [Infinity, 0];
   for (let dy = -SEARCH; dy <= SEARCH; dy++)
     for (let dx = -SEARCH; dx <= SEARCH; dx++) {
       let sum = 0;
       let n = 0;
-      for (const i of pixels) {
-        const [x, y] = [(i % width) + dx, Math.floor(i / width) + dy];
+      for (let k = 0; k < count; k++) {
+        const x = xs[k]! + dx;
+        const y = ys[k]! + dy;
         if (x < 0 || y < 0 || x >= width || y >= height) continue;
         const j = y * width + x;
         if (!v[j]) continue;
-        sum += Math.abs(a[i]! - b[j]!);
+        sum += Math.abs(values[k]! - b[j]!);
         n++;
       }
-      if (n > pixels.length / 2 && sum / n < best) [best, distance] = [sum / n, Math.hypot(dx, dy)];
+      if (n > count / 2 && sum / n < best) [best, distance] = [sum / n, Math.hypot(dx, dy)];
     }
   const unshifted = mean(pixels.map((i) => Math.abs(a[i]! - b[i]!)));
   if (!Number.isFinite(best)) return { found: false, difference: NO_MATCH, distance: 0, ratio: 1 };
