@@ -3,11 +3,13 @@
 // src/analyzers/changes/judge-model.json. A candidate is damage when it covers one as the bench counts
 // it. Before fitting on the whole part, it prints how the trees would do on pairs they were not fitted
 // on: the part's pairs in five folds, each judged by trees fitted on the other four, at several
-// likelihoods (found of the visible damages; false regions per pair with damage, without change).
+// likelihoods (found of the damages; false regions per pair with damage, without change), for five
+// ways of cutting the pairs into folds and their mean.
 //
 //   npm run train:changes
 //     BENCH_CHANGES_IMAGES=dir   render into dir and reuse the images there (as bench:changes)
 //     TRAIN_CHANGES_DRY=1        print the folds' figures only; leave the model as it is
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +31,19 @@ const IMAGES = process.env.BENCH_CHANGES_IMAGES || undefined;
 const DRY = process.env.TRAIN_CHANGES_DRY === '1';
 const MODEL_FILE = fileURLToPath(new URL('../src/analyzers/changes/judge-model.json', import.meta.url));
 const FOLDS = 5;
+/**
+ * Ways of cutting the pairs into FOLDS folds: the found count of one way moves by up to 5 damages
+ * between versions that differ little (docs/adr/0016-change-detection-with-opencv.md, stop 48), their
+ * mean less. By place in the set, in runs of neighbours, and by three bytes of a digest of the pair's id.
+ */
+const FOLDINGS: { name: string; foldOf: (sample: Sample, k: number, count: number) => number }[] = [
+  { name: 'place', foldOf: (_, k) => k % FOLDS },
+  { name: 'runs', foldOf: (_, k, count) => Math.floor((k * FOLDS) / count) },
+  ...[0, 1, 2].map((byte) => ({
+    name: `digest ${byte}`,
+    foldOf: (sample: Sample) => createHash('sha1').update(sample.pair.id).digest()[byte]! % FOLDS,
+  })),
+];
 const LIKELIHOODS = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55];
 
 const log = (line: string) => process.stderr.write(`[train] ${line}\n`);
@@ -87,25 +102,35 @@ async function main() {
   const samples = await collect();
   const count = samples.reduce((s, x) => s + x.candidates.length, 0);
   print(`tuning part: ${samples.length} pairs, ${count} candidates, ${FEATURE_NAMES.length} numbers each`);
-  const likelihoods = new Map<Sample, (features: number[]) => number>();
-  for (let fold = 0; fold < FOLDS; fold++) {
-    const model = fit(samples.filter((_, k) => k % FOLDS !== fold));
-    for (const sample of samples.filter((_, k) => k % FOLDS === fold))
-      likelihoods.set(sample, (features) => likelihood(model, features));
-  }
   print(
-    'fitted on four fifths of the pairs, judged on the fifth left out (damages found includes hidden ones)',
+    'fitted on four fifths of the pairs, judged on the fifth left out, for each way of cutting the pairs into folds',
   );
-  for (const least of LIKELIHOODS) {
-    const m = measureFolds(samples, likelihoods, least);
-    print(
-      `  likelihood ${least.toFixed(2)}: found ${m.found}/${m.damages}, false regions ${m.perDamaged.toFixed(2)} per damaged pair, ${m.perUnchanged.toFixed(2)} per unchanged pair`,
-    );
-  }
+  print('(found of the damages, hidden ones included; false regions per damaged pair / per unchanged pair)');
+  const judged = FOLDINGS.map(({ name, foldOf }) => {
+    const likelihoods = new Map<Sample, (features: number[]) => number>();
+    for (let fold = 0; fold < FOLDS; fold++) {
+      const model = fit(samples.filter((sample, k) => foldOf(sample, k, samples.length) !== fold));
+      for (const sample of samples.filter((s, k) => foldOf(s, k, samples.length) === fold))
+        likelihoods.set(sample, (features) => likelihood(model, features));
+    }
+    const figures = LIKELIHOODS.map((least) => measureFolds(samples, likelihoods, least));
+    print(`  ${name.padEnd(8)} ${figures.map(shown).join(' | ')}`);
+    return figures;
+  });
+  const mean = LIKELIHOODS.map((_, k) => {
+    const of = (key: 'found' | 'perDamaged' | 'perUnchanged') =>
+      judged.reduce((s, figures) => s + figures[k]![key], 0) / judged.length;
+    return { found: of('found'), perDamaged: of('perDamaged'), perUnchanged: of('perUnchanged') };
+  });
+  print(`  ${'mean'.padEnd(8)} ${mean.map(shown).join(' | ')}`);
+  print(`  (of ${judged[0]![0]!.damages} damages; at likelihoods ${LIKELIHOODS.join(', ')})`);
   if (DRY) return;
   fs.writeFileSync(MODEL_FILE, `${JSON.stringify(fit(samples))}\n`);
   log(`written ${path.relative(process.cwd(), MODEL_FILE)}`);
 }
+
+const shown = (m: { found: number; perDamaged: number; perUnchanged: number }) =>
+  `${Number.isInteger(m.found) ? m.found : m.found.toFixed(1)} ${m.perDamaged.toFixed(2)}/${m.perUnchanged.toFixed(2)}`;
 
 function measureFolds(
   samples: readonly Sample[],
