@@ -703,7 +703,7 @@ function nearestMatch(
   const v = images.valid.data;
   const step = Math.ceil(changed.length / SEARCH_SAMPLES);
   const pixels = changed.filter((_, k) => k % step === 0);
-  // Their places and values in typed arrays: this search is a tenth of a comparison's time.
+  // Their places and values in typed arrays: the loop below runs 1,089 shifts for every candidate.
   const count = pixels.length;
   const [xs, ys, values] = [new Int32Array(count), new Int32Array(count), new Float32Array(count)];
   pixels.forEach((i, k) => {
